@@ -1,0 +1,72 @@
+// loopnest::box: the half-open index range of a structured-grid loop, one range per dimension.
+#ifndef LOOPNEST_BOX_HPP
+#define LOOPNEST_BOX_HPP
+
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+
+namespace loopnest {
+
+// A box of Rank spatial dimensions: index d runs over [lower(d), upper(d)). Lower bounds may
+// be negative (ghost cells). Built from two brace lists, lower bounds first:
+//   loopnest::box<3> interior{{0, 0, 0}, {nx, ny, nz}};
+//   loopnest::box<3> with_ghosts{{-4, -4, -4}, {nx + 4, ny + 4, nz + 4}};
+// An inverted range or a list of the wrong length throws std::invalid_argument; an empty range
+// (upper == lower) is allowed and makes every loop over the box a no-op.
+template <int Rank>
+class box {
+  static_assert(Rank == 2 || Rank == 3,
+                "loopnest::box: Rank must be 2 or 3 (the spatial dimensions); the variable index "
+                "of for_each_cell_var is not part of the box.");
+
+ public:
+  static constexpr int rank = Rank;
+
+  box(std::initializer_list<int> lower, std::initializer_list<int> upper) {
+    copy_bounds("lower", lower, m_lower);
+    copy_bounds("upper", upper, m_upper);
+    for (int d = 0; d < Rank; ++d) {
+      if (m_upper[d] < m_lower[d]) {
+        throw std::invalid_argument("loopnest::box: upper[" + std::to_string(d) +
+                                    "] = " + std::to_string(m_upper[d]) + " is below lower[" +
+                                    std::to_string(d) + "] = " + std::to_string(m_lower[d]) +
+                                    " (an inverted box)");
+      }
+    }
+  }
+
+  int lower(int d) const { return m_lower[d]; }
+  int upper(int d) const { return m_upper[d]; }
+  int extent(int d) const { return m_upper[d] - m_lower[d]; }
+
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (int d = 0; d < Rank; ++d) {
+      n *= extent(d);
+    }
+    return n;
+  }
+  bool empty() const { return size() == 0; }
+
+ private:
+  static void copy_bounds(const char* name, std::initializer_list<int> from, int (&to)[Rank]) {
+    if (from.size() != static_cast<std::size_t>(Rank)) {
+      throw std::invalid_argument(std::string("loopnest::box: ") + name + " has " +
+                                  std::to_string(from.size()) + " bounds but the box has rank " +
+                                  std::to_string(Rank));
+    }
+    int d = 0;
+    for (int bound : from) {
+      to[d++] = bound;
+    }
+  }
+
+  int m_lower[Rank];
+  int m_upper[Rank];
+};
+
+}  // namespace loopnest
+
+#endif

@@ -1,0 +1,408 @@
+// loopnest::for_each_cell and loopnest::for_each_cell_var: one loop body, any schedule.
+#ifndef LOOPNEST_FOR_EACH_HPP
+#define LOOPNEST_FOR_EACH_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/schedule.hpp>
+#include <loopnest/tile.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace loopnest {
+namespace Impl {
+
+// Policy order: loopnest hands Kokkos the indices with the one adjacent threads should step
+// through first and iterates Left, because every Kokkos backend maps policy index 0 to
+// threadIdx.x (GPU) or to the innermost loop (host) under Iterate::Left. The spatial indices
+// are either in box order or reversed; the variable index, when in the policy, is always last.
+template <class Schedule>
+inline constexpr bool reverse_v =
+    std::is_same<typename Schedule::layout, Kokkos::LayoutLeft>::value !=
+    std::is_same<typename Schedule::mapping, contiguous>::value;
+
+template <bool Reverse, class F>
+KOKKOS_FORCEINLINE_FUNCTION void invoke_cell(const F& f, int p0, int p1) {
+  if constexpr (Reverse) {
+    f(p1, p0);
+  } else {
+    f(p0, p1);
+  }
+}
+template <bool Reverse, class F>
+KOKKOS_FORCEINLINE_FUNCTION void invoke_cell(const F& f, int p0, int p1, int p2) {
+  if constexpr (Reverse) {
+    f(p2, p1, p0);
+  } else {
+    f(p0, p1, p2);
+  }
+}
+template <bool Reverse, class F>
+KOKKOS_FORCEINLINE_FUNCTION void invoke_cell_var(const F& f, int v, int p0, int p1) {
+  if constexpr (Reverse) {
+    f(p1, p0, v);
+  } else {
+    f(p0, p1, v);
+  }
+}
+template <bool Reverse, class F>
+KOKKOS_FORCEINLINE_FUNCTION void invoke_cell_var(const F& f, int v, int p0, int p1, int p2) {
+  if constexpr (Reverse) {
+    f(p2, p1, p0, v);
+  } else {
+    f(p0, p1, p2, v);
+  }
+}
+
+// One work item per cell.
+template <class F, bool Reverse>
+struct cell_body {
+  F f;
+  template <class... P>
+  KOKKOS_FUNCTION void operator()(P... p) const {
+    invoke_cell<Reverse>(f, static_cast<int>(p)...);
+  }
+};
+
+// One work item per cell, the variables in order inside it (collapse3, flat).
+template <class F, bool Reverse>
+struct cell_var_loop_body {
+  F f;
+  int nvar;
+  template <class... P>
+  KOKKOS_FUNCTION void operator()(P... p) const {
+    for (int v = 0; v < nvar; ++v) {
+      invoke_cell_var<Reverse>(f, v, static_cast<int>(p)...);
+    }
+  }
+};
+
+// One work item per (cell, variable) pair (collapse4): the variable is the last policy index.
+template <class F, int Rank, bool Reverse>
+struct cell_var_body;
+template <class F, bool Reverse>
+struct cell_var_body<F, 2, Reverse> {
+  F f;
+  KOKKOS_FUNCTION void operator()(int p0, int p1, int v) const {
+    invoke_cell_var<Reverse>(f, v, p0, p1);
+  }
+};
+template <class F, bool Reverse>
+struct cell_var_body<F, 3, Reverse> {
+  F f;
+  KOKKOS_FUNCTION void operator()(int p0, int p1, int p2, int v) const {
+    invoke_cell_var<Reverse>(f, v, p0, p1, p2);
+  }
+};
+
+// A 1D range over the cells of a box, decomposed by hand in policy order (flat).
+template <class Body, int Rank>
+struct flat_body;
+template <class Body>
+struct flat_body<Body, 2> {
+  Body body;
+  int lo0, lo1, e0;
+  template <class I>
+  KOKKOS_FUNCTION void operator()(I n) const {
+    body(lo0 + static_cast<int>(n % e0), lo1 + static_cast<int>(n / e0));
+  }
+};
+template <class Body>
+struct flat_body<Body, 3> {
+  Body body;
+  int lo0, lo1, lo2, e0, e1;
+  template <class I>
+  KOKKOS_FUNCTION void operator()(I n) const {
+    const I row = n / e0;
+    body(lo0 + static_cast<int>(n - row * e0), lo1 + static_cast<int>(row % e1),
+         lo2 + static_cast<int>(row / e1));
+  }
+};
+
+// The box's bounds and extents in policy order.
+template <int Rank>
+struct policy_box {
+  int lower[Rank];
+  int upper[Rank];
+  int extent(int d) const { return upper[d] - lower[d]; }
+};
+template <bool Reverse, int Rank>
+policy_box<Rank> to_policy_order(const box<Rank>& b) {
+  policy_box<Rank> p{};
+  for (int d = 0; d < Rank; ++d) {
+    const int from = Reverse ? Rank - 1 - d : d;
+    p.lower[d]     = b.lower(from);
+    p.upper[d]     = b.upper(from);
+  }
+  return p;
+}
+
+// Per-backend tile choice. Host backends: a tile is a block of the serial loop nest, and a
+// whole run of the stride-1 index keeps the innermost loop long and unit-stride.
+template <class ExecutionSpace>
+struct tile_traits {
+  template <int N>
+  static void pick(const int (&extent)[N], int (&t)[N]) {
+    t[0] = extent[0] > 0 ? extent[0] : 1;
+    for (int d = 1; d < N; ++d) {
+      t[d] = 1;
+    }
+  }
+};
+
+// GPU backends: `width` threads along the stride-1 index give a warp (wavefront) whole cache
+// lines; the rest of a block of `threads` goes to the next indices. A thin box gets a narrower
+// tile rather than idle threads. Kokkos' own default tile on CUDA (16x2 in 2D, 32 threads)
+// measured 3.6x slower than 32x8 for the 5-point stencil on an H200.
+template <int Width, int Threads>
+struct gpu_tile_traits {
+  static int fit(int want, int extent) {
+    int t = 1;
+    while (t < want && t < extent) {
+      t *= 2;
+    }
+    return t;
+  }
+  template <int N>
+  static void pick(const int (&extent)[N], int (&t)[N]) {
+    int left = Threads;
+    for (int d = 0; d < N; ++d) {
+      t[d] = fit(d == 0 ? Width : left, extent[d]);
+      left /= t[d];
+    }
+  }
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct tile_traits<Kokkos::Cuda> : gpu_tile_traits<32, 256> {};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct tile_traits<Kokkos::HIP> : gpu_tile_traits<64, 256> {};
+#endif
+
+[[noreturn]] inline void throw_tile_error(const char* where, const tile& t,
+                                          const std::string& why) {
+  throw std::invalid_argument(std::string(where) + ": tile " + t.to_string() + " " + why);
+}
+
+// Checks an explicit tile against what the schedule launches (N policy indices, or none when
+// N is 0: flat, kokkos_default and automatic take no tile) and against the backend.
+template <class ExecutionSpace>
+void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, schedule_kind kind,
+                int n, const char* indices) {
+  if (t.is_default()) {
+    return;
+  }
+  if (n == 0) {
+    throw_tile_error(where, t,
+                     std::string("was given to schedule ") + name(kind) +
+                         ", which takes no tile (only collapse4 and collapse3 do)");
+  }
+  if (t.rank() != n) {
+    throw_tile_error(where, t,
+                     "has " + std::to_string(t.rank()) + " sizes but " + name(kind) +
+                         " here needs " + std::to_string(n) + " (" + indices + ")");
+  }
+  std::int64_t points = 1;
+  for (int d = 0; d < n; ++d) {
+    if (t[d] < 1) {
+      throw_tile_error(where, t,
+                       "has size " + std::to_string(t[d]) + " at index " + std::to_string(d) +
+                           "; every size must be at least 1");
+    }
+    points *= t[d];
+  }
+  const int max_points = max_tile_points(exec);
+  if (points > max_points) {
+    throw_tile_error(where, t,
+                     "holds " + std::to_string(points) + " points but " + ExecutionSpace::name() +
+                         " allows at most " + std::to_string(max_points) + " per tile");
+  }
+}
+
+template <class ExecutionSpace, int N>
+using mdrange_policy =
+    Kokkos::MDRangePolicy<ExecutionSpace,
+                          Kokkos::Rank<N, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                          Kokkos::IndexType<int>>;
+
+// Launches body over an MDRange of N indices: the policy box, plus the variable index of extent
+// nvar when N is Rank + 1. The tile is loopnest's pick, an explicit one (given in box order,
+// reversed here along with the spatial indices), or Kokkos' default when use_kokkos_tile is set.
+template <int N, bool Reverse, class ExecutionSpace, int Rank, class Body>
+void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
+                    const policy_box<Rank>& pb, int nvar, const tile& explicit_tile,
+                    bool use_kokkos_tile, const Body& body) {
+  static_assert(N == Rank || N == Rank + 1, "the policy covers the box, or the box and var");
+  using policy = mdrange_policy<ExecutionSpace, N>;
+  int extent[N];
+  int t[N];
+  for (int d = 0; d < N; ++d) {
+    extent[d] = d < Rank ? pb.extent(d) : nvar;
+  }
+  if (explicit_tile.is_default()) {
+    tile_traits<ExecutionSpace>::pick(extent, t);
+  } else {
+    for (int d = 0; d < N; ++d) {
+      t[d] = explicit_tile[(Reverse && d < Rank) ? Rank - 1 - d : d];
+    }
+  }
+  typename policy::point_type lower{};
+  typename policy::point_type upper{};
+  typename policy::tile_type tiles{};
+  for (int d = 0; d < N; ++d) {
+    lower[d] = d < Rank ? pb.lower[d] : 0;
+    upper[d] = d < Rank ? pb.upper[d] : nvar;
+    tiles[d] = use_kokkos_tile ? 0 : t[d];
+  }
+  Kokkos::parallel_for(label, policy(exec, lower, upper, tiles), body);
+}
+
+template <class ExecutionSpace, int Rank, class Body>
+void launch_flat(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
+                 const Body& body) {
+  std::int64_t cells = 1;
+  for (int d = 0; d < Rank; ++d) {
+    cells *= pb.extent(d);
+  }
+  // 32-bit division is several times cheaper than 64-bit on GPUs; boxes past 2^31 cells fall
+  // back to 64-bit indices rather than overflow.
+  auto run = [&](auto index_constant) {
+    using index     = decltype(index_constant);
+    using policy    = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index>>;
+    const auto flat = [&] {
+      if constexpr (Rank == 2) {
+        return flat_body<Body, 2>{body, pb.lower[0], pb.lower[1], pb.extent(0)};
+      } else {
+        return flat_body<Body, 3>{body,        pb.lower[0],  pb.lower[1],
+                                  pb.lower[2], pb.extent(0), pb.extent(1)};
+      }
+    }();
+    Kokkos::parallel_for(label, policy(exec, 0, static_cast<index>(cells)), flat);
+  };
+  if (cells <= INT_MAX) {
+    run(int{});
+  } else {
+    run(std::int64_t{});
+  }
+}
+
+template <schedule_kind Kind, bool Reverse, class ExecutionSpace, int Rank, class F>
+void run_cell_var(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
+                  int nvar, const F& f, const tile& explicit_tile) {
+  if constexpr (Kind == schedule_kind::collapse4 || Kind == schedule_kind::kokkos_default) {
+    launch_mdrange<Rank + 1, Reverse>(label, exec, pb, nvar, explicit_tile,
+                                      Kind == schedule_kind::kokkos_default,
+                                      cell_var_body<F, Rank, Reverse>{f});
+  } else if constexpr (Kind == schedule_kind::collapse3) {
+    launch_mdrange<Rank, Reverse>(label, exec, pb, nvar, explicit_tile, false,
+                                  cell_var_loop_body<F, Reverse>{f, nvar});
+  } else {
+    static_assert(Kind == schedule_kind::flat, "automatic is resolved before this point");
+    launch_flat(label, exec, pb, cell_var_loop_body<F, Reverse>{f, nvar});
+  }
+}
+
+template <class F, int Rank>
+inline constexpr bool is_cell_body_v =
+    Rank == 2 ? std::is_invocable<const F&, int, int>::value
+              : std::is_invocable<const F&, int, int, int>::value;
+template <class F, int Rank>
+inline constexpr bool is_cell_var_body_v =
+    Rank == 2 ? std::is_invocable<const F&, int, int, int>::value
+              : std::is_invocable<const F&, int, int, int, int>::value;
+
+}  // namespace Impl
+
+// Runs f(i, j) (2D box) or f(i, j, k) (3D box) once for every cell of b on exec, mapped onto
+// the device as Schedule says. For a cell loop collapse4 and collapse3 are the same MDRange;
+// an explicit tile has one size per box dimension. Throws std::invalid_argument, before any
+// launch, for a tile that does not fit the schedule or the backend. An empty box is a no-op.
+template <class Schedule, class ExecutionSpace, int Rank, class F>
+void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
+                   const std::string& label  = "loopnest::for_each_cell",
+                   const tile& explicit_tile = tile{}) {
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::for_each_cell: the template argument must be a loopnest schedule, "
+                "such as loopnest::collapse3.");
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::for_each_cell: the first argument must be a Kokkos execution space "
+                "instance, such as Kokkos::DefaultExecutionSpace().");
+  static_assert(Impl::is_cell_body_v<F, Rank>,
+                "loopnest::for_each_cell: the loop body must be callable as f(i, j) for a 2D "
+                "box and as f(i, j, k) for a 3D box, with int indices.");
+  constexpr schedule_kind kind = Schedule::kind;
+  constexpr bool takes_tile = kind == schedule_kind::collapse4 || kind == schedule_kind::collapse3;
+  Impl::check_tile("loopnest::for_each_cell", exec, explicit_tile, kind, takes_tile ? Rank : 0,
+                   Rank == 2 ? "i, j" : "i, j, k");
+  if (b.empty()) {
+    return;
+  }
+  constexpr bool reverse = Impl::reverse_v<Schedule>;
+  const auto pb          = Impl::to_policy_order<reverse>(b);
+  const Impl::cell_body<F, reverse> body{f};
+  if constexpr (kind == schedule_kind::flat) {
+    Impl::launch_flat(label, exec, pb, body);
+  } else {
+    Impl::launch_mdrange<Rank, reverse>(label, exec, pb, 0, explicit_tile,
+                                        kind == schedule_kind::kokkos_default, body);
+  }
+}
+
+// Runs f(i, j, v) (2D box) or f(i, j, k, v) (3D box) once for every cell of b and every
+// variable v in [0, nvar), mapped as Schedule says: collapse4 and kokkos_default make each
+// (cell, variable) pair a work item, collapse3 and flat make each cell a work item that runs
+// v = 0, 1, ... nvar - 1 in order, automatic picks collapse4 or collapse3 by
+// loopnest::automatic_choice. An explicit tile has one size per box dimension, plus one for the
+// variable under collapse4. Throws std::invalid_argument, before any launch, for nvar < 1 and
+// for a tile that does not fit the schedule or the backend. An empty box is a no-op.
+template <class Schedule, class ExecutionSpace, int Rank, class F>
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
+                       const std::string& label  = "loopnest::for_each_cell_var",
+                       const tile& explicit_tile = tile{}) {
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::for_each_cell_var: the template argument must be a loopnest schedule, "
+                "such as loopnest::collapse3.");
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::for_each_cell_var: the first argument must be a Kokkos execution "
+                "space instance, such as Kokkos::DefaultExecutionSpace().");
+  static_assert(Impl::is_cell_var_body_v<F, Rank>,
+                "loopnest::for_each_cell_var: the loop body must be callable as f(i, j, v) for "
+                "a 2D box and as f(i, j, k, v) for a 3D box, with int indices.");
+  constexpr schedule_kind kind = Schedule::kind;
+  if (nvar < 1) {
+    throw std::invalid_argument("loopnest::for_each_cell_var: nvar = " + std::to_string(nvar) +
+                                " but at least 1 variable is needed");
+  }
+  const int tile_rank = kind == schedule_kind::collapse4   ? Rank + 1
+                        : kind == schedule_kind::collapse3 ? Rank
+                                                           : 0;
+  Impl::check_tile("loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
+                   kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
+                                                    : (Rank == 2 ? "i, j" : "i, j, k"));
+  if (b.empty()) {
+    return;
+  }
+  constexpr bool reverse = Impl::reverse_v<Schedule>;
+  const auto pb          = Impl::to_policy_order<reverse>(b);
+  if constexpr (kind == schedule_kind::automatic) {
+    if (automatic_choice(exec, b.size()) == schedule_kind::collapse4) {
+      Impl::run_cell_var<schedule_kind::collapse4, reverse>(label, exec, pb, nvar, f,
+                                                            explicit_tile);
+    } else {
+      Impl::run_cell_var<schedule_kind::collapse3, reverse>(label, exec, pb, nvar, f,
+                                                            explicit_tile);
+    }
+  } else {
+    Impl::run_cell_var<kind, reverse>(label, exec, pb, nvar, f, explicit_tile);
+  }
+}
+
+}  // namespace loopnest
+
+#endif

@@ -1,0 +1,61 @@
+// The one place where loopnest absorbs differences between Kokkos 3.4 and Kokkos 4.x/5.x.
+#ifndef LOOPNEST_KOKKOS_COMPAT_HPP
+#define LOOPNEST_KOKKOS_COMPAT_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <string>
+
+#if KOKKOS_VERSION < 30400
+#error "loopnest needs Kokkos 3.4 or newer"
+#endif
+
+namespace loopnest {
+namespace Impl {
+
+// Kokkos 4 made concurrency() a member function; 3.4 has a static one. A call through an
+// instance compiles against both.
+template <class ExecutionSpace>
+int concurrency(const ExecutionSpace& exec) {
+  return exec.concurrency();
+}
+
+// Largest number of points one MDRange tile may hold on this backend (512 on CUDA in Kokkos
+// 3.4 to 4.x, unbounded on host backends). Kokkos keeps the query in Impl in every version.
+template <class ExecutionSpace>
+int max_tile_points(const ExecutionSpace& exec) {
+  return Kokkos::Impl::get_tile_size_properties(exec).max_total_tile_size;
+}
+
+// Fences with a label where Kokkos accepts one (3.6 and newer) so that profiling tools can
+// tell loopnest's fences apart.
+template <class ExecutionSpace>
+void fence(const ExecutionSpace& exec, const std::string& label) {
+#if KOKKOS_VERSION >= 30600
+  exec.fence(label);
+#else
+  (void)label;
+  exec.fence();
+#endif
+}
+
+}  // namespace Impl
+
+// a * b + c with one rounding on every backend (Kokkos::fma from Kokkos 4.0 on). A body that
+// writes each product-and-sum through it leaves no room for the compiler's own contraction, so
+// host and device give the same bits.
+template <class T>
+KOKKOS_INLINE_FUNCTION T fma(T a, T b, T c) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::fma(a, b, c);
+#elif defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return ::fma(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+}  // namespace loopnest
+
+#endif

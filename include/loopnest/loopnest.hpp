@@ -1,0 +1,11 @@
+// loopnest: loop nests over structured-grid cells and variables, one body, any schedule.
+#ifndef LOOPNEST_LOOPNEST_HPP
+#define LOOPNEST_LOOPNEST_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/for_each.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/schedule.hpp>
+#include <loopnest/tile.hpp>
+
+#endif

@@ -1,0 +1,106 @@
+// Schedules: how a loop nest over cells, or over (cell, variable) pairs, becomes parallel work.
+#ifndef LOOPNEST_SCHEDULE_HPP
+#define LOOPNEST_SCHEDULE_HPP
+
+#include <loopnest/kokkos_compat.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace loopnest {
+
+// Mappings: which index adjacent threads (or, on a host backend, the innermost loop) step
+// through. contiguous: the index with stride 1 in the schedule's layout (the first index for
+// Kokkos::LayoutLeft, the last for Kokkos::LayoutRight). strided: the reverse index order, so
+// that adjacent threads are a whole row or plane apart; kept as the negative control.
+struct contiguous {};
+struct strided {};
+
+enum class schedule_kind {
+  collapse4,       // every (cell, variable) pair is a work item: one MDRange over space and var
+  collapse3,       // every cell is a work item: MDRange over space, variables sequential inside
+  flat,            // 1D range over cells, index decomposed by hand, variables sequential inside
+  kokkos_default,  // MDRange over space and var with Kokkos' own default tiles (the baseline)
+  automatic        // collapse4 for boxes too small to fill the device, collapse3 otherwise
+};
+
+// A schedule is a type: Kind, the mapping and the layout of the Views the loop body touches.
+// The layout only tells loopnest which index has stride 1; the loop body indexes its Views
+// itself. Use the aliases below and change one property with with_mapping_t / with_layout_t:
+//   loopnest::for_each_cell_var<loopnest::collapse3>(...);
+//   using right = loopnest::with_layout_t<loopnest::collapse3, Kokkos::LayoutRight>;
+//   using negative_control = loopnest::with_mapping_t<loopnest::collapse3, loopnest::strided>;
+template <schedule_kind Kind, class Mapping = contiguous, class Layout = Kokkos::LayoutLeft>
+struct schedule {
+  static_assert(std::is_same<Mapping, contiguous>::value || std::is_same<Mapping, strided>::value,
+                "loopnest::schedule: the mapping must be loopnest::contiguous or "
+                "loopnest::strided.");
+  static_assert(std::is_same<Layout, Kokkos::LayoutLeft>::value ||
+                    std::is_same<Layout, Kokkos::LayoutRight>::value,
+                "loopnest::schedule: the layout must be Kokkos::LayoutLeft or "
+                "Kokkos::LayoutRight; no other layout has a single stride-1 index.");
+
+  static constexpr schedule_kind kind = Kind;
+  using mapping                       = Mapping;
+  using layout                        = Layout;
+};
+
+using collapse4      = schedule<schedule_kind::collapse4>;
+using collapse3      = schedule<schedule_kind::collapse3>;
+using flat           = schedule<schedule_kind::flat>;
+using kokkos_default = schedule<schedule_kind::kokkos_default>;
+using automatic      = schedule<schedule_kind::automatic>;
+
+template <class T>
+struct is_schedule : std::false_type {};
+template <schedule_kind Kind, class Mapping, class Layout>
+struct is_schedule<schedule<Kind, Mapping, Layout>> : std::true_type {};
+template <class T>
+inline constexpr bool is_schedule_v = is_schedule<T>::value;
+
+template <class Schedule, class Mapping>
+using with_mapping_t = schedule<Schedule::kind, Mapping, typename Schedule::layout>;
+template <class Schedule, class Layout>
+using with_layout_t = schedule<Schedule::kind, typename Schedule::mapping, Layout>;
+
+constexpr const char* name(schedule_kind kind) {
+  switch (kind) {
+    case schedule_kind::collapse4:
+      return "collapse4";
+    case schedule_kind::collapse3:
+      return "collapse3";
+    case schedule_kind::flat:
+      return "flat";
+    case schedule_kind::kokkos_default:
+      return "kokkos_default";
+    case schedule_kind::automatic:
+      return "automatic";
+  }
+  return "unknown";
+}
+constexpr const char* name(contiguous) {
+  return "contiguous";
+}
+constexpr const char* name(strided) {
+  return "strided";
+}
+
+// The rule of loopnest::automatic. collapse3 gives each thread all variables of one cell, so a
+// box with fewer cells than a quarter of the threads the execution space keeps resident
+// (exec.concurrency(): 270336 on an H200) leaves most of the device idle, and collapse4, which
+// multiplies the work items by nvar, is chosen instead. On a serial backend concurrency is 1 and
+// collapse3 is always chosen.
+template <class ExecutionSpace>
+std::int64_t automatic_collapse4_below(const ExecutionSpace& exec) {
+  return Impl::concurrency(exec) / 4;
+}
+
+template <class ExecutionSpace>
+schedule_kind automatic_choice(const ExecutionSpace& exec, std::int64_t cells) {
+  return cells < automatic_collapse4_below(exec) ? schedule_kind::collapse4
+                                                 : schedule_kind::collapse3;
+}
+
+}  // namespace loopnest
+
+#endif

@@ -1,0 +1,49 @@
+#include <loopnest/box.hpp>
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+TEST(box, bounds_extents_and_size) {
+  const loopnest::box<3> b{{-4, 0, 2}, {5, 1, 9}};
+  EXPECT_EQ(b.lower(0), -4);
+  EXPECT_EQ(b.upper(0), 5);
+  EXPECT_EQ(b.extent(0), 9);
+  EXPECT_EQ(b.extent(1), 1);
+  EXPECT_EQ(b.extent(2), 7);
+  EXPECT_EQ(b.size(), 63);
+  EXPECT_FALSE(b.empty());
+}
+
+TEST(box, empty_box_is_allowed) {
+  const loopnest::box<2> b{{3, -2}, {3, 8}};
+  EXPECT_TRUE(b.empty());
+  EXPECT_EQ(b.size(), 0);
+}
+
+TEST(box, inverted_box_names_the_dimension_and_values) {
+  const auto msg = error_of([] { loopnest::box<3>{{0, 5, 0}, {4, 3, 4}}; });
+  EXPECT_NE(msg.find("upper[1] = 3 is below lower[1] = 5"), std::string::npos) << msg;
+}
+
+TEST(box, bound_lists_of_the_wrong_length_are_a_rank_mismatch) {
+  auto msg = error_of([] { loopnest::box<3>{{0, 0}, {4, 4, 4}}; });
+  EXPECT_NE(msg.find("lower has 2 bounds but the box has rank 3"), std::string::npos) << msg;
+  msg = error_of([] { loopnest::box<2>{{0, 0}, {4, 4, 4}}; });
+  EXPECT_NE(msg.find("upper has 3 bounds but the box has rank 2"), std::string::npos) << msg;
+}
+
+}  // namespace

@@ -1,0 +1,56 @@
+#include <loopnest/for_each.hpp>
+#include <loopnest/schedule.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+
+#include "test_spaces.hpp"
+
+namespace {
+
+TEST(schedule, aliases_default_to_contiguous_layout_left) {
+  static_assert(std::is_same<loopnest::collapse3::mapping, loopnest::contiguous>::value);
+  static_assert(std::is_same<loopnest::collapse3::layout, Kokkos::LayoutLeft>::value);
+  using s = loopnest::with_layout_t<loopnest::with_mapping_t<loopnest::flat, loopnest::strided>,
+                                    Kokkos::LayoutRight>;
+  static_assert(s::kind == loopnest::schedule_kind::flat);
+  static_assert(std::is_same<s::mapping, loopnest::strided>::value);
+  static_assert(std::is_same<s::layout, Kokkos::LayoutRight>::value);
+  static_assert(loopnest::is_schedule_v<s>);
+  static_assert(!loopnest::is_schedule_v<int>);
+  EXPECT_EQ(std::string(loopnest::name(loopnest::collapse4::kind)), "collapse4");
+  EXPECT_EQ(std::string(loopnest::name(loopnest::kokkos_default::kind)), "kokkos_default");
+  EXPECT_EQ(std::string(loopnest::name(loopnest::strided{})), "strided");
+}
+
+TEST(schedule, contiguous_puts_the_stride_one_index_first) {
+  using left_contiguous  = loopnest::collapse3;
+  using right_contiguous = loopnest::with_layout_t<left_contiguous, Kokkos::LayoutRight>;
+  using left_strided     = loopnest::with_mapping_t<left_contiguous, loopnest::strided>;
+  using right_strided    = loopnest::with_mapping_t<right_contiguous, loopnest::strided>;
+  static_assert(!loopnest::Impl::reverse_v<left_contiguous>);
+  static_assert(loopnest::Impl::reverse_v<right_contiguous>);
+  static_assert(loopnest::Impl::reverse_v<left_strided>);
+  static_assert(!loopnest::Impl::reverse_v<right_strided>);
+  SUCCEED();
+}
+
+template <class ExecutionSpace>
+class automatic_rule : public ::testing::Test {};
+TYPED_TEST_SUITE(automatic_rule, loopnest_test::execution_spaces);
+
+TYPED_TEST(automatic_rule, collapse4_below_a_quarter_of_the_resident_threads) {
+  const TypeParam exec;
+  const std::int64_t threshold = loopnest::automatic_collapse4_below(exec);
+  EXPECT_EQ(threshold, static_cast<std::int64_t>(exec.concurrency()) / 4);
+  EXPECT_EQ(loopnest::automatic_choice(exec, threshold), loopnest::schedule_kind::collapse3);
+  if (threshold > 0) {
+    EXPECT_EQ(loopnest::automatic_choice(exec, threshold - 1), loopnest::schedule_kind::collapse4);
+  }
+  EXPECT_EQ(loopnest::automatic_choice(exec, threshold * 4 + 1),
+            loopnest::schedule_kind::collapse3);
+}
+
+}  // namespace
