@@ -1,0 +1,177 @@
+// What every loopnest benchmark binary shares: the copy-bandwidth reference, the JSON context,
+// timing with fences, and the counters every family reports.
+#ifndef LOOPNEST_BENCH_COMMON_HPP
+#define LOOPNEST_BENCH_COMMON_HPP
+
+#include <loopnest/kokkos_compat.hpp>
+
+#include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+#include "loopnest_git_commit.hpp"
+
+namespace loopnest_bench {
+
+using exec_space = Kokkos::DefaultExecutionSpace;
+using mem_space  = exec_space::memory_space;
+
+// Bytes per second of Kokkos::deep_copy between two double Views of `gib` GiB each, counting
+// bytes read plus bytes written; the best of `reps` fenced copies after one warm-up.
+inline double measure_copy_bandwidth(double gib, int reps) {
+  const auto n = static_cast<std::size_t>(gib * (1u << 30) / sizeof(double));
+  Kokkos::View<double*, mem_space> src(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_src"),
+                                       n);
+  Kokkos::View<double*, mem_space> dst(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_dst"),
+                                       n);
+  Kokkos::deep_copy(src, 1.0);
+  const exec_space exec;
+  double best = 0.0;
+  for (int r = -1; r < reps; ++r) {
+    exec.fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(exec, dst, src);
+    exec.fence();
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    if (r >= 0) {
+      best = std::max(best, 2.0 * n * sizeof(double) / dt.count());
+    }
+  }
+  return best;
+}
+
+inline double& copy_bandwidth() {
+  static double bw = 0.0;
+  return bw;
+}
+
+inline std::string device_name() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  cudaDeviceProp prop{};
+  int device = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+    return prop.name;
+  }
+  return "unknown CUDA device";
+#else
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      return line.substr(line.find(':') + 2);
+    }
+  }
+  return "unknown host";
+#endif
+}
+
+inline std::string cuda_version() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+  auto text = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  return "runtime " + text(runtime) + ", driver " + text(driver);
+#else
+  return "none";
+#endif
+}
+
+inline std::string kokkos_version() {
+  return std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+         "." + std::to_string(KOKKOS_VERSION % 100);
+}
+
+// Times `launch` back to back: a fence before the first launch and after the last, none in
+// between, so a launch costs what it costs in a real time loop (its share of the launch
+// latency included). Google Benchmark divides the wall time by the launches; the counters of
+// every loopnest benchmark follow from it. The caller has already run and verified the kernel,
+// which doubles as the warm-up. Register with UseRealTime().
+inline void time_launches(benchmark::State& state, double ideal_bytes, double cell_vars,
+                          const std::function<void()>& launch) {
+  using benchmark::Counter;
+  const exec_space exec;
+  exec.fence();
+  benchmark::IterationCount done = 0;
+  for (auto _ : state) {
+    launch();
+    if (++done == state.max_iterations) {
+      exec.fence();
+    }
+  }
+  state.counters["bytes_per_second"] = Counter(ideal_bytes, Counter::kIsIterationInvariantRate);
+  state.counters["pct_copy"] =
+      Counter(100.0 * ideal_bytes / copy_bandwidth(), Counter::kIsIterationInvariantRate);
+  state.counters["ns_per_cell_var"] =
+      Counter(1e-9 * cell_vars, Counter::kIsIterationInvariantRate | Counter::kInvert);
+}
+
+// Removes --loopnest_copy_gib=X from argv (Google Benchmark refuses flags it does not know).
+inline double take_copy_gib(int& argc, char** argv) {
+  double gib = 1.0;
+  int out    = 1;
+  for (int a = 1; a < argc; ++a) {
+    const char* flag = "--loopnest_copy_gib=";
+    if (std::strncmp(argv[a], flag, std::strlen(flag)) == 0) {
+      char* end = nullptr;
+      gib       = std::strtod(argv[a] + std::strlen(flag), &end);
+      if (*end != '\0' || !(gib > 0.0)) {
+        throw std::invalid_argument(std::string("--loopnest_copy_gib: '") +
+                                    (argv[a] + std::strlen(flag)) +
+                                    "' is not a positive number of GiB");
+      }
+    } else {
+      argv[out++] = argv[a];
+    }
+  }
+  argc = out;
+  return gib;
+}
+
+// main() of every loopnest benchmark binary: Kokkos up, copy reference measured, context
+// recorded, the family's benchmarks registered and run.
+inline int run(int argc, char** argv, const std::function<void()>& register_family) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  double gib = 1.0;
+  try {
+    gib = take_copy_gib(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    return 2;
+  }
+  copy_bandwidth() = measure_copy_bandwidth(gib, 10);
+  benchmark::AddCustomContext("device", device_name());
+  benchmark::AddCustomContext("execution_space", exec_space::name());
+  benchmark::AddCustomContext("kokkos_version", kokkos_version());
+  benchmark::AddCustomContext("cuda_version", cuda_version());
+  benchmark::AddCustomContext("git_commit", LOOPNEST_GIT_COMMIT);
+  benchmark::AddCustomContext("copy_bytes_per_second", std::to_string(copy_bandwidth()));
+  benchmark::AddCustomContext("copy_gib", std::to_string(gib));
+  register_family();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace loopnest_bench
+
+#endif

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, runs every benchmark family on the default Kokkos device,
+# writes the Google Benchmark JSON under results/<device>/ and prints comparison tables.
+#   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
+#                    [--min-time SECONDS] [--quick]
+# --quick runs few sizes with short timings (a smoke run, not numbers to quote).
+# KOKKOS_ROOT (or Kokkos_ROOT) selects a Kokkos install other than the distribution's.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+build_dir="$loopnest_root/build"
+build=1
+out=""
+filter=""
+min_time="0.1"
+copy_gib="1"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build_dir=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    --out) out=$2; shift 2 ;;
+    --filter) filter=$2; shift 2 ;;
+    --min-time) min_time=$2; shift 2 ;;
+    --quick) filter="/(16x16x16|32x32x32)x7$"; min_time="0.01"; copy_gib="0.125"; shift ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$build" = 1 ]; then
+  loopnest_install_dependencies
+  loopnest_configure_and_build "$build_dir" -DLOOPNEST_ENABLE_BENCHMARKS=ON
+fi
+
+binaries=$(find "$build_dir/bench" -maxdepth 1 -type f -name 'loopnest-bench-*' -perm -u+x | sort)
+if [ -z "$binaries" ]; then
+  echo "scripts/bench.sh: no benchmark binaries in $build_dir/bench" >&2
+  exit 1
+fi
+if [ -z "$out" ]; then
+  device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
+  device=${device:-host}
+  out="$loopnest_root/results/$(echo "$device" | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9._-')"
+fi
+mkdir -p "$out"
+jsons=()
+for bin in $binaries; do
+  family=${bin##*/loopnest-bench-}
+  echo "loopnest: benchmark family '$family' -> $out/$family.json"
+  "$bin" --loopnest_copy_gib="$copy_gib" --benchmark_min_time="$min_time" \
+    ${filter:+--benchmark_filter="$filter"} \
+    --benchmark_out="$out/$family.json" --benchmark_out_format=json >"$out/$family.log"
+  jsons+=("$out/$family.json")
+done
+python3 "$loopnest_root/scripts/report.py" "${jsons[@]}" | tee "$out/report.txt"
