@@ -1,43 +1,60 @@
 #!/usr/bin/env python3
 """Prints loopnest benchmark JSON (Google Benchmark) as comparison tables.
 
-One table per family/kernel/precision: a row per extents, a column per schedule/mapping, each
-cell the share of the same-run copy bandwidth (pct_copy). Then, per row, the speedup of
-collapse3 over collapse4 and whether automatic stays within 5% of the better of the two.
-Usage: report.py RESULT.json [...] [--markdown]
+One table per family/kernel/precision: a row per extents, a column per schedule and mapping,
+each cell the share of the same-run copy bandwidth (pct_copy, percent). Columns: c4 = collapse4,
+c3 = collapse3, flat, kd = kokkos_default, auto = automatic; a trailing "/s" marks the strided
+mapping; "c3@TILE" is collapse3 with an explicit tile. Then per row: the speedup of collapse3 over
+collapse4 and over kokkos_default (contiguous), and whether automatic is within 5% of the better
+of collapse3 and collapse4. Where a file holds repetitions, their median is used.
+
+Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
 """
 import json
 import sys
 from collections import OrderedDict
 
+SHORT = {"collapse4": "c4", "collapse3": "c3", "flat": "flat", "kokkos_default": "kd",
+         "automatic": "auto"}
+
+
+def column(schedule, mapping):
+    if schedule.startswith("collapse3-tile"):
+        name = "c3@" + schedule[len("collapse3-tile"):]
+    else:
+        name = SHORT.get(schedule, schedule)
+    return name + ("/s" if mapping == "strided" else "")
+
 
 def load(paths):
-    rows, context = [], {}
+    entries, context = OrderedDict(), {}
     for path in paths:
         with open(path) as f:
             data = json.load(f)
         context = data.get("context", context)
         for b in data["benchmarks"]:
-            if b.get("run_type", "iteration") != "iteration" or "error_occurred" in b and b["error_occurred"]:
-                if b.get("error_occurred"):
-                    print(f"ERROR {b['name']}: {b.get('error_message')}", file=sys.stderr)
+            if b.get("error_occurred"):
+                print(f"ERROR {b['name']}: {b.get('error_message')}", file=sys.stderr)
                 continue
-            name = b["name"].split("/real_time")[0].split("/manual_time")[0]
+            aggregate = b.get("run_type") == "aggregate"
+            if aggregate and b.get("aggregate_name") != "median":
+                continue
+            name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
             parts = name.split("/")
             if len(parts) < 6:
                 continue
+            if name in entries and entries[name]["median"] and not aggregate:
+                continue
             family, kernel, schedule, mapping, precision = parts[:5]
-            extents = "/".join(parts[5:])
-            rows.append(dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
-                             precision=precision, extents=extents, us=b["real_time"],
-                             unit=b.get("time_unit", "us"), pct=b.get("pct_copy", 0.0)))
-    return rows, context
+            entries[name] = dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
+                                 precision=precision, extents="/".join(parts[5:]),
+                                 time=b["real_time"], pct=b.get("pct_copy", 0.0), median=aggregate)
+    return list(entries.values()), context
 
 
 def size_key(extents):
-    head = extents.split("/")[0]
     out = []
-    for x in head.split("x"):
+    for x in extents.split("/")[0].split("x"):
         try:
             out.append(int(x))
         except ValueError:
@@ -52,46 +69,43 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     rows, context = load(paths)
-    if context:
-        keys = ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date",
-                "copy_bytes_per_second"]
-        for k in keys:
-            if k in context:
-                print(f"{k}: {context[k]}")
-        print()
+    for k in ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date"]:
+        if k in context:
+            print(f"- {k}: {context[k]}" if markdown else f"{k}: {context[k]}")
+    if "copy_bytes_per_second" in context:
+        gbs = float(context["copy_bytes_per_second"]) / 1e9
+        line = f"copy bandwidth (Kokkos::deep_copy, read + write): {gbs:.0f} GB/s"
+        print(f"- {line}" if markdown else line)
+    print()
     groups = OrderedDict()
     for r in rows:
         groups.setdefault((r["family"], r["kernel"], r["precision"]), []).append(r)
-    ok = True
     for (family, kernel, precision), rs in groups.items():
-        columns = list(OrderedDict.fromkeys(f"{r['schedule']}/{r['mapping']}" for r in rs))
+        columns = list(OrderedDict.fromkeys(column(r["schedule"], r["mapping"]) for r in rs))
         extents = sorted(OrderedDict.fromkeys(r["extents"] for r in rs), key=size_key)
-        cell = {(f"{r['schedule']}/{r['mapping']}", r["extents"]): r for r in rs}
-        print(f"{family}/{kernel} {precision}: pct_copy (percent of same-run copy bandwidth)")
-        extra = ["c3/c4", "auto ok"]
-        header = ["extents"] + columns + extra
+        cell = {(column(r["schedule"], r["mapping"]), r["extents"]): r for r in rs}
+        title = f"{family}/{kernel} {precision}: pct_copy"
+        print(f"#### {title}\n" if markdown else title)
+        header = ["extents"] + columns + ["c3/c4", "c3/kd", "auto<=5%"]
         if markdown:
             print("| " + " | ".join(header) + " |")
             print("|" + "---|" * len(header))
         else:
-            print("  ".join(f"{h:>14}" if i else f"{h:<18}" for i, h in enumerate(header)))
+            print(f"{header[0]:<16}" + "".join(f"{h:>{max(9, len(h) + 1)}}" for h in header[1:]))
         for e in extents:
-            vals = [cell.get((c, e)) for c in columns]
-            text = [f"{v['pct']:.1f}" if v else "-" for v in vals]
-            c3 = cell.get(("collapse3/contiguous", e))
-            c4 = cell.get(("collapse4/contiguous", e))
-            au = cell.get(("automatic/contiguous", e))
-            ratio = f"{c4['us'] / c3['us']:.2f}" if c3 and c4 else "-"
+            text = [f"{cell[(c, e)]['pct']:.1f}" if (c, e) in cell else "-" for c in columns]
+            c3, c4, kd, au = (cell.get((c, e)) for c in ("c3", "c4", "kd", "auto"))
+            speed_c4 = f"{c4['time'] / c3['time']:.2f}" if c3 and c4 else "-"
+            speed_kd = f"{kd['time'] / c3['time']:.2f}" if c3 and kd else "-"
             auto_ok = "-"
             if c3 and c4 and au:
-                good = au["us"] <= 1.05 * min(c3["us"], c4["us"])
-                auto_ok = "yes" if good else "NO"
-                ok = ok and good
-            line = [e] + text + [ratio, auto_ok]
+                auto_ok = "yes" if au["time"] <= 1.05 * min(c3["time"], c4["time"]) else "NO"
+            line = [e] + text + [speed_c4, speed_kd, auto_ok]
             if markdown:
                 print("| " + " | ".join(line) + " |")
             else:
-                print("  ".join(f"{x:>14}" if i else f"{x:<18}" for i, x in enumerate(line)))
+                print(f"{line[0]:<16}" + "".join(f"{x:>{max(9, len(h) + 1)}}"
+                                                 for x, h in zip(line[1:], header[1:])))
         print()
     return 0
 
