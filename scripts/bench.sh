@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$build" = 1 ]; then
-  loopnest_install_dependencies
+  loopnest_install_dependencies python3
   loopnest_configure_and_build "$build_dir" -DLOOPNEST_ENABLE_BENCHMARKS=ON
 fi
 

@@ -3,10 +3,11 @@
 
 loopnest_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Debian/Ubuntu packages loopnest builds with. Kokkos comes from the distribution unless
-# KOKKOS_ROOT / Kokkos_ROOT points at another install (for example one built with CUDA).
+# Debian/Ubuntu packages loopnest builds with, plus any given as arguments. Kokkos comes from
+# the distribution unless KOKKOS_ROOT / Kokkos_ROOT points at another install (for example one
+# built with CUDA).
 loopnest_install_dependencies() {
-  local packages="cmake g++ ninja-build libgtest-dev libbenchmark-dev python3"
+  local packages="cmake g++ ninja-build libgtest-dev libbenchmark-dev $*"
   if [ -z "${Kokkos_ROOT:-${KOKKOS_ROOT:-}}" ]; then
     packages="$packages libtrilinos-kokkos-dev"
   fi
