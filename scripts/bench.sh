@@ -2,8 +2,9 @@
 # Installs what is missing, builds, runs every benchmark family on the default Kokkos device,
 # writes the Google Benchmark JSON under results/<device>/ and prints comparison tables.
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
-#                    [--min-time SECONDS] [--quick]
-# --quick runs few sizes with short timings (a smoke run, not numbers to quote).
+#                    [--min-time SECONDS] [--quick] [-- extra Google Benchmark flags]
+# --quick runs few sizes with short timings (a smoke run, not numbers to quote). Flags after --
+# go to every benchmark binary, e.g. -- --benchmark_repetitions=5.
 # KOKKOS_ROOT (or Kokkos_ROOT) selects a Kokkos install other than the distribution's.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -14,6 +15,7 @@ out=""
 filter=""
 min_time="0.1"
 copy_gib="1"
+extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
     --filter) filter=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
     --quick) filter="/(16x16x16|32x32x32)x7$"; min_time="0.01"; copy_gib="0.125"; shift ;;
+    --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -48,7 +51,7 @@ for bin in $binaries; do
   family=${bin##*/loopnest-bench-}
   echo "loopnest: benchmark family '$family' -> $out/$family.json"
   "$bin" --loopnest_copy_gib="$copy_gib" --benchmark_min_time="$min_time" \
-    ${filter:+--benchmark_filter="$filter"} \
+    ${filter:+--benchmark_filter="$filter"} "${extra[@]}" \
     --benchmark_out="$out/$family.json" --benchmark_out_format=json >"$out/$family.log"
   jsons+=("$out/$family.json")
 done
