@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "schedules.hpp"
+#include "test_errors.hpp"
 #include "test_spaces.hpp"
 
 namespace {
@@ -276,15 +277,8 @@ TYPED_TEST(for_each, every_schedule_gives_the_host_loop_bits_fp32) {
 // ----------------------------------------------------------------------------------------
 // Bad input: std::invalid_argument naming the parameter and value, and nothing written.
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no exception";
-}
+using loopnest_test::error_of;
+using loopnest_test::expect_mentions;
 
 template <class Schedule, class ExecutionSpace>
 std::string try_cell_var(const ExecutionSpace& exec, const loopnest::box<3>& b, int nv,
@@ -304,10 +298,6 @@ std::string try_cell(const ExecutionSpace& exec, const loopnest::box<2>& b, cons
     loopnest::for_each_cell<Schedule>(
         exec, b, KOKKOS_LAMBDA(int, int) { Kokkos::atomic_add(&hits(0), 1); }, "bad", t);
   });
-}
-
-void expect_mentions(const std::string& msg, const std::string& part) {
-  EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nexpected: " << part;
 }
 
 TYPED_TEST(for_each, bad_input_throws_before_any_launch) {
