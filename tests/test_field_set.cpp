@@ -1,0 +1,105 @@
+#include <loopnest/loopnest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_errors.hpp"
+#include "test_spaces.hpp"
+
+namespace {
+
+using loopnest_test::error_of;
+using loopnest_test::expect_mentions;
+
+KOKKOS_INLINE_FUNCTION double encode(int v, int i, int j, int k) {
+  return 1e6 * v + 1e4 * (i + 50) + 1e2 * (j + 50) + (k + 50);
+}
+
+// Writes every (variable, cell) of the ghost-inclusive grid through the device handle, then
+// reads each field back through its own View: a wrong stride, offset or pointer shows.
+template <class Layout, class ExecutionSpace>
+void check_indexing(const ExecutionSpace& exec, std::initializer_list<int> interior, int ghost) {
+  using set = loopnest::field_set<double, Layout, typename ExecutionSpace::memory_space>;
+  const set fs("fs", 3, interior, ghost);
+  const auto ref = fs.ref();
+  loopnest::for_each_cell_var<loopnest::with_layout_t<loopnest::collapse3, Layout>>(
+      exec, fs.with_ghosts(), fs.nvar(),
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { ref(v, i, j, k) = encode(v, i, j, k); });
+  exec.fence();
+  for (int v = 0; v < fs.nvar(); ++v) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fs.field(v));
+    ASSERT_EQ(static_cast<int>(h.extent(0)), fs.extent(0));
+    ASSERT_EQ(static_cast<int>(h.extent(1)), fs.extent(1));
+    ASSERT_EQ(static_cast<int>(h.extent(2)), fs.extent(2));
+    int wrong = 0;
+    for (int k = fs.lower(2); k < fs.upper(2); ++k) {
+      for (int j = fs.lower(1); j < fs.upper(1); ++j) {
+        for (int i = fs.lower(0); i < fs.upper(0); ++i) {
+          wrong += h(i - fs.lower(0), j - fs.lower(1), k - fs.lower(2)) != encode(v, i, j, k);
+        }
+      }
+    }
+    EXPECT_EQ(wrong, 0) << "variable " << v << ", " << fs.dims() << "D, ghost " << ghost;
+  }
+}
+
+template <class ExecutionSpace>
+class field_set : public ::testing::Test {};
+TYPED_TEST_SUITE(field_set, loopnest_test::execution_spaces);
+
+TYPED_TEST(field_set, ghosts_only_in_active_dimensions) {
+  using set = loopnest::field_set<float, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
+  const set three("three", 2, {5, 4, 3}, 2);
+  EXPECT_EQ(three.dims(), 3);
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(three.lower(d), -2);
+  }
+  EXPECT_EQ(three.upper(0), 7);
+  EXPECT_EQ(three.upper(2), 5);
+  EXPECT_EQ(three.interior().size(), 60);
+  EXPECT_EQ(three.with_ghosts().size(), 9 * 8 * 7);
+
+  const set two("two", 1, {7, 6}, 3);
+  EXPECT_EQ(two.lower(1), -3);
+  EXPECT_EQ(two.lower(2), 0);
+  EXPECT_EQ(two.upper(2), 1);
+  EXPECT_EQ(two.with_ghosts().size(), 13 * 12);
+
+  const set one("one", 4, {9}, 4);
+  EXPECT_EQ(one.extent(0), 17);
+  EXPECT_EQ(one.extent(1), 1);
+  EXPECT_EQ(one.extent(2), 1);
+  EXPECT_NE(one.field(0).data(), one.field(1).data()) << "every variable is its own allocation";
+}
+
+TYPED_TEST(field_set, device_handle_indexes_every_field_with_ghosts) {
+  const TypeParam exec;
+  for (int ghost : {0, 1, 4}) {
+    check_indexing<Kokkos::LayoutLeft>(exec, {6, 5, 3}, ghost);
+    check_indexing<Kokkos::LayoutRight>(exec, {6, 5, 3}, ghost);
+    check_indexing<Kokkos::LayoutLeft>(exec, {7, 4}, ghost);
+    check_indexing<Kokkos::LayoutRight>(exec, {7, 4}, ghost);
+    check_indexing<Kokkos::LayoutLeft>(exec, {11}, ghost);
+  }
+}
+
+TYPED_TEST(field_set, bad_shapes_are_refused) {
+  using set = loopnest::field_set<double, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
+  expect_mentions(error_of([] {
+                    set("f", 0, {4, 4, 4}, 2);
+                  }),
+                  "nvar = 0 but it must be at least 1");
+  expect_mentions(error_of([] {
+                    set("f", 3, {4, 0, 4}, 2);
+                  }),
+                  "interior[1] = 0 but it must be at least 1");
+  expect_mentions(error_of([] {
+                    set("f", 3, {4, 4}, -1);
+                  }),
+                  "ghost = -1 but it must be at least 0");
+  expect_mentions(error_of([] { set("f", 3, {4, 4, 4, 4}, 1); }), "4 interior extents given");
+  expect_mentions(error_of([] { set("f", 3, {}, 1); }), "0 interior extents given");
+}
+
+}  // namespace
