@@ -275,6 +275,50 @@ TYPED_TEST(for_each, every_schedule_gives_the_host_loop_bits_fp32) {
 }
 
 // ----------------------------------------------------------------------------------------
+// loopnest::per_cell: the body gets p(cell) after the variable index; p runs once per cell under
+// collapse3 and flat, once per (cell, variable) under collapse4 and kokkos_default.
+
+template <class Schedule, class ExecutionSpace>
+void check_per_cell(const ExecutionSpace& exec, const loopnest::box<3>& b) {
+  using space   = typename ExecutionSpace::memory_space;
+  const int lo0 = b.lower(0) - margin, lo1 = b.lower(1) - margin, lo2 = b.lower(2) - margin;
+  auto written = make_counts<ExecutionSpace>(b, nvar);
+  Kokkos::View<int*, space> calls("calls", 1);
+  loopnest::for_each_cell_var<Schedule>(
+      exec, b, nvar, loopnest::per_cell(KOKKOS_LAMBDA(int i, int j, int k) {
+        Kokkos::atomic_add(&calls(0), 1);
+        return i + 100 * j + 10000 * k;
+      }),
+      KOKKOS_LAMBDA(int i, int j, int k, int v, int c) {
+        Kokkos::atomic_add(&written(i - lo0, j - lo1, k - lo2, v),
+                           c == i + 100 * j + 10000 * k ? 1 : 1000);
+      });
+  exec.fence();
+  expect_visited_once<ExecutionSpace, 3>(written, b, describe<Schedule>("per_cell", 3));
+  int n = 0;
+  Kokkos::deep_copy(n, Kokkos::subview(calls, 0));
+  const bool per_pair =
+      Schedule::kind == loopnest::schedule_kind::collapse4 ||
+      Schedule::kind == loopnest::schedule_kind::kokkos_default ||
+      (Schedule::kind == loopnest::schedule_kind::automatic &&
+       loopnest::automatic_choice(exec, b.size()) == loopnest::schedule_kind::collapse4);
+  EXPECT_EQ(n, b.size() * (per_pair ? nvar : 1)) << describe<Schedule>("per_cell calls", 3);
+}
+
+template <class ExecutionSpace, class... Schedules>
+void check_per_cell_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
+  for (const auto& b : boxes_3d()) {
+    (check_per_cell<Schedules>(exec, b), ...);
+  }
+}
+
+TYPED_TEST(for_each, per_cell_value_is_computed_once_per_cell_outside_the_variable_loop) {
+  const TypeParam exec;
+  check_per_cell_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
+  check_per_cell_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
+}
+
+// ----------------------------------------------------------------------------------------
 // Bad input: std::invalid_argument naming the parameter and value, and nothing written.
 
 using loopnest_test::error_of;

@@ -26,19 +26,19 @@ inline constexpr bool reverse_v =
     std::is_same<typename Schedule::mapping, contiguous>::value;
 
 template <bool Reverse, class F>
-KOKKOS_FORCEINLINE_FUNCTION void invoke_cell(const F& f, int p0, int p1) {
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) invoke_cell(const F& f, int p0, int p1) {
   if constexpr (Reverse) {
-    f(p1, p0);
+    return f(p1, p0);
   } else {
-    f(p0, p1);
+    return f(p0, p1);
   }
 }
 template <bool Reverse, class F>
-KOKKOS_FORCEINLINE_FUNCTION void invoke_cell(const F& f, int p0, int p1, int p2) {
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) invoke_cell(const F& f, int p0, int p1, int p2) {
   if constexpr (Reverse) {
-    f(p2, p1, p0);
+    return f(p2, p1, p0);
   } else {
-    f(p0, p1, p2);
+    return f(p0, p1, p2);
   }
 }
 template <bool Reverse, class F>
@@ -68,34 +68,66 @@ struct cell_body {
   }
 };
 
-// One work item per cell, the variables in order inside it (collapse3, flat).
-template <class F, bool Reverse>
-struct cell_var_loop_body {
-  F f;
-  int nvar;
-  template <class... P>
-  KOKKOS_FUNCTION void operator()(P... p) const {
-    for (int v = 0; v < nvar; ++v) {
-      invoke_cell_var<Reverse>(f, v, static_cast<int>(p)...);
+// The per-cell value of for_each_cell_var with loopnest::per_cell: computed from the cell's
+// indices and handed to the body after the variable index. Without one, the body is called
+// with the indices alone.
+struct no_cell_value {
+  template <class... I>
+  KOKKOS_FORCEINLINE_FUNCTION no_cell_value operator()(I...) const {
+    return {};
+  }
+};
+template <class F, class C>
+struct bind_cell_value {
+  const F& f;
+  const C& c;
+  template <class... I>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(I... i) const {
+    if constexpr (std::is_same<std::remove_cv_t<C>, no_cell_value>::value) {
+      f(i...);
+    } else {
+      f(i..., c);
     }
   }
 };
 
-// One work item per (cell, variable) pair (collapse4): the variable is the last policy index.
-template <class F, int Rank, bool Reverse>
-struct cell_var_body;
-template <class F, bool Reverse>
-struct cell_var_body<F, 2, Reverse> {
+// One work item per cell, the variables in order inside it (collapse3, flat): the per-cell
+// value is computed once for all variables.
+template <class P, class F, bool Reverse>
+struct cell_var_loop_body {
+  P per_cell;
   F f;
-  KOKKOS_FUNCTION void operator()(int p0, int p1, int v) const {
-    invoke_cell_var<Reverse>(f, v, p0, p1);
+  int nvar;
+  template <class... I>
+  KOKKOS_FUNCTION void operator()(I... p) const {
+    const auto c = invoke_cell<Reverse>(per_cell, static_cast<int>(p)...);
+    const bind_cell_value<F, decltype(c)> g{f, c};
+    for (int v = 0; v < nvar; ++v) {
+      invoke_cell_var<Reverse>(g, v, static_cast<int>(p)...);
+    }
   }
 };
-template <class F, bool Reverse>
-struct cell_var_body<F, 3, Reverse> {
+
+// One work item per (cell, variable) pair (collapse4, kokkos_default): the variable is the last
+// policy index, and each work item computes the per-cell value itself.
+template <class P, class F, int Rank, bool Reverse>
+struct cell_var_body;
+template <class P, class F, bool Reverse>
+struct cell_var_body<P, F, 2, Reverse> {
+  P per_cell;
+  F f;
+  KOKKOS_FUNCTION void operator()(int p0, int p1, int v) const {
+    const auto c = invoke_cell<Reverse>(per_cell, p0, p1);
+    invoke_cell_var<Reverse>(bind_cell_value<F, decltype(c)>{f, c}, v, p0, p1);
+  }
+};
+template <class P, class F, bool Reverse>
+struct cell_var_body<P, F, 3, Reverse> {
+  P per_cell;
   F f;
   KOKKOS_FUNCTION void operator()(int p0, int p1, int p2, int v) const {
-    invoke_cell_var<Reverse>(f, v, p0, p1, p2);
+    const auto c = invoke_cell<Reverse>(per_cell, p0, p1, p2);
+    invoke_cell_var<Reverse>(bind_cell_value<F, decltype(c)>{f, c}, v, p0, p1, p2);
   }
 };
 
@@ -289,19 +321,51 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   }
 }
 
-template <schedule_kind Kind, bool Reverse, class ExecutionSpace, int Rank, class F>
+template <schedule_kind Kind, bool Reverse, class ExecutionSpace, int Rank, class P, class F>
 void run_cell_var(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
-                  int nvar, const F& f, const tile& explicit_tile) {
+                  int nvar, const P& per_cell, const F& f, const tile& explicit_tile) {
   if constexpr (Kind == schedule_kind::collapse4 || Kind == schedule_kind::kokkos_default) {
     launch_mdrange<Rank + 1, Reverse>(label, exec, pb, nvar, explicit_tile,
                                       Kind == schedule_kind::kokkos_default,
-                                      cell_var_body<F, Rank, Reverse>{f});
+                                      cell_var_body<P, F, Rank, Reverse>{per_cell, f});
   } else if constexpr (Kind == schedule_kind::collapse3) {
     launch_mdrange<Rank, Reverse>(label, exec, pb, nvar, explicit_tile, false,
-                                  cell_var_loop_body<F, Reverse>{f, nvar});
+                                  cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
   } else {
     static_assert(Kind == schedule_kind::flat, "automatic is resolved before this point");
-    launch_flat(label, exec, pb, cell_var_loop_body<F, Reverse>{f, nvar});
+    launch_flat(label, exec, pb, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
+  }
+}
+
+template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const P& per_cell,
+                       const F& f, const std::string& label, const tile& explicit_tile) {
+  constexpr schedule_kind kind = Schedule::kind;
+  if (nvar < 1) {
+    throw std::invalid_argument("loopnest::for_each_cell_var: nvar = " + std::to_string(nvar) +
+                                " but at least 1 variable is needed");
+  }
+  const int tile_rank = kind == schedule_kind::collapse4   ? Rank + 1
+                        : kind == schedule_kind::collapse3 ? Rank
+                                                           : 0;
+  check_tile("loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
+             kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
+                                              : (Rank == 2 ? "i, j" : "i, j, k"));
+  if (b.empty()) {
+    return;
+  }
+  constexpr bool reverse = reverse_v<Schedule>;
+  const auto pb          = to_policy_order<reverse>(b);
+  if constexpr (kind == schedule_kind::automatic) {
+    if (automatic_choice(exec, b.size()) == schedule_kind::collapse4) {
+      run_cell_var<schedule_kind::collapse4, reverse>(label, exec, pb, nvar, per_cell, f,
+                                                      explicit_tile);
+    } else {
+      run_cell_var<schedule_kind::collapse3, reverse>(label, exec, pb, nvar, per_cell, f,
+                                                      explicit_tile);
+    }
+  } else {
+    run_cell_var<kind, reverse>(label, exec, pb, nvar, per_cell, f, explicit_tile);
   }
 }
 
@@ -313,6 +377,20 @@ template <class F, int Rank>
 inline constexpr bool is_cell_var_body_v =
     Rank == 2 ? std::is_invocable<const F&, int, int, int>::value
               : std::is_invocable<const F&, int, int, int, int>::value;
+
+template <class P, int Rank>
+using cell_value_t =
+    std::decay_t<std::conditional_t<Rank == 2, std::invoke_result<const P&, int, int>,
+                                    std::invoke_result<const P&, int, int, int>>>;
+template <class F, class P, int Rank, class = void>
+inline constexpr bool is_cell_var_value_body_v = false;
+template <class F, class P, int Rank>
+inline constexpr bool
+    is_cell_var_value_body_v<F, P, Rank, std::void_t<typename cell_value_t<P, Rank>::type>> =
+        Rank == 2 ? std::is_invocable<const F&, int, int, int,
+                                      const typename cell_value_t<P, Rank>::type&>::value
+                  : std::is_invocable<const F&, int, int, int, int,
+                                      const typename cell_value_t<P, Rank>::type&>::value;
 
 }  // namespace Impl
 
@@ -371,33 +449,43 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
   static_assert(Impl::is_cell_var_body_v<F, Rank>,
                 "loopnest::for_each_cell_var: the loop body must be callable as f(i, j, v) for "
                 "a 2D box and as f(i, j, k, v) for a 3D box, with int indices.");
-  constexpr schedule_kind kind = Schedule::kind;
-  if (nvar < 1) {
-    throw std::invalid_argument("loopnest::for_each_cell_var: nvar = " + std::to_string(nvar) +
-                                " but at least 1 variable is needed");
-  }
-  const int tile_rank = kind == schedule_kind::collapse4   ? Rank + 1
-                        : kind == schedule_kind::collapse3 ? Rank
-                                                           : 0;
-  Impl::check_tile("loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
-                   kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
-                                                    : (Rank == 2 ? "i, j" : "i, j, k"));
-  if (b.empty()) {
-    return;
-  }
-  constexpr bool reverse = Impl::reverse_v<Schedule>;
-  const auto pb          = Impl::to_policy_order<reverse>(b);
-  if constexpr (kind == schedule_kind::automatic) {
-    if (automatic_choice(exec, b.size()) == schedule_kind::collapse4) {
-      Impl::run_cell_var<schedule_kind::collapse4, reverse>(label, exec, pb, nvar, f,
-                                                            explicit_tile);
-    } else {
-      Impl::run_cell_var<schedule_kind::collapse3, reverse>(label, exec, pb, nvar, f,
-                                                            explicit_tile);
-    }
-  } else {
-    Impl::run_cell_var<kind, reverse>(label, exec, pb, nvar, f, explicit_tile);
-  }
+  Impl::for_each_cell_var<Schedule>(exec, b, nvar, Impl::no_cell_value{}, f, label, explicit_tile);
+}
+
+// A per-cell computation for for_each_cell_var: p(i, j[, k]) returns a value that the loop body
+// receives after the variable index. Under collapse3 and flat it runs once per cell, outside
+// the variable loop (MFC computes the inverse grid spacing this way); under collapse4 and
+// kokkos_default once per (cell, variable). The body sees the same value either way as long as
+// p depends on nothing but the cell.
+template <class P>
+struct per_cell_t {
+  P p;
+};
+template <class P>
+per_cell_t<P> per_cell(const P& p) {
+  return {p};
+}
+
+// for_each_cell_var with a per-cell value: f(i, j, v, c) or f(i, j, k, v, c), c = p(cell).
+template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
+                       const per_cell_t<P>& per_cell, const F& f,
+                       const std::string& label  = "loopnest::for_each_cell_var",
+                       const tile& explicit_tile = tile{}) {
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::for_each_cell_var: the template argument must be a loopnest schedule, "
+                "such as loopnest::collapse3.");
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::for_each_cell_var: the first argument must be a Kokkos execution "
+                "space instance, such as Kokkos::DefaultExecutionSpace().");
+  static_assert(Impl::is_cell_body_v<P, Rank>,
+                "loopnest::for_each_cell_var: the per-cell computation must be callable as "
+                "p(i, j) for a 2D box and as p(i, j, k) for a 3D box, with int indices.");
+  static_assert(Impl::is_cell_var_value_body_v<F, P, Rank>,
+                "loopnest::for_each_cell_var: with loopnest::per_cell(p) the loop body must be "
+                "callable as f(i, j, v, c) for a 2D box and as f(i, j, k, v, c) for a 3D box, c "
+                "being what p returns.");
+  Impl::for_each_cell_var<Schedule>(exec, b, nvar, per_cell.p, f, label, explicit_tile);
 }
 
 }  // namespace loopnest
