@@ -3,6 +3,7 @@
 #define LOOPNEST_LOOPNEST_HPP
 
 #include <loopnest/box.hpp>
+#include <loopnest/field_kernels.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>

@@ -1,0 +1,120 @@
+// The per-variable loops of a finite-volume right-hand side (MFC's m_rhs), on field sets, with
+// the schedule as a template argument. Every kernel checks shapes on the host before launching.
+#ifndef LOOPNEST_FIELD_KERNELS_HPP
+#define LOOPNEST_FIELD_KERNELS_HPP
+
+#include <loopnest/field_set.hpp>
+#include <loopnest/for_each.hpp>
+#include <loopnest/kokkos_compat.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace loopnest {
+
+namespace Impl {
+
+[[noreturn]] inline void throw_shape_error(const char* where, const std::string& why) {
+  throw std::invalid_argument(std::string(where) + ": " + why);
+}
+
+// a and b must have the same variables and interior; with_ghosts also the same ghost width.
+template <class A, class B>
+void check_same_shape(const char* where, const char* a_name, const A& a, const char* b_name,
+                      const B& b, bool with_ghosts) {
+  if (a.nvar() != b.nvar()) {
+    throw_shape_error(where, std::string(a_name) + " has nvar = " + std::to_string(a.nvar()) +
+                                 " but " + b_name + " has nvar = " + std::to_string(b.nvar()));
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (a.interior_extent(d) != b.interior_extent(d) || a.dims() != b.dims()) {
+      throw_shape_error(where, std::string(a_name) + " and " + b_name +
+                                   " have different grids: interior extent " + std::to_string(d) +
+                                   " is " + std::to_string(a.interior_extent(d)) + " and " +
+                                   std::to_string(b.interior_extent(d)));
+    }
+  }
+  if (with_ghosts && a.ghost() != b.ghost()) {
+    throw_shape_error(where, std::string(a_name) + " has ghost = " + std::to_string(a.ghost()) +
+                                 " but " + b_name + " has ghost = " + std::to_string(b.ghost()));
+  }
+}
+
+}  // namespace Impl
+
+// dst(v)(cell) = src(v)(cell) for every variable and every cell, ghosts included (MFC's
+// conservative-variable copy). dst and src must have the same shape and ghost width.
+template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace>
+void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySpace>& dst,
+                 const field_set<T, Layout, MemorySpace>& src) {
+  Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
+  const auto d = dst.ref();
+  const auto s = src.ref();
+  for_each_cell_var<with_layout_t<Schedule, Layout>>(
+      exec, dst.with_ghosts(), dst.nvar(),
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { d(v, i, j, k) = s(v, i, j, k); },
+      "loopnest::copy_fields");
+}
+
+// Flux difference along `direction` (0 = x, 1 = y, 2 = z) on the interior, MFC's advection
+// source term. Along x it assigns, along y and z it accumulates:
+//   x: rhs(v)(x, y, z)  = inv_d(x) * (flux(v)(x - 1, y, z) - flux(v)(x, y, z))
+//   y: rhs(v)(x, y, z) += inv_d(y) * (flux(v)(x, y - 1, z) - flux(v)(x, y, z))   (z alike)
+// inv_d, the inverse cell width along the direction, is read once per cell (loopnest::per_cell),
+// outside the variable loop under collapse3. The accumulation is one fused multiply-add
+// (loopnest::fma), so every backend and schedule gives the same bits. flux needs at least one
+// ghost layer (the face below cell 0); rhs and flux must have the same variables and interior,
+// inv_d one entry per interior cell along the direction.
+template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace,
+          class InvD>
+void flux_difference(const ExecutionSpace& exec, int direction,
+                     const field_set<T, Layout, MemorySpace>& rhs,
+                     const field_set<T, Layout, MemorySpace>& flux, const InvD& inv_d) {
+  static_assert(Kokkos::is_view<InvD>::value && InvD::rank == 1,
+                "loopnest::flux_difference: inv_d must be a rank-1 Kokkos::View of inverse cell "
+                "widths.");
+  constexpr const char* where = "loopnest::flux_difference";
+  if (direction < 0 || direction >= rhs.dims()) {
+    Impl::throw_shape_error(where, "direction = " + std::to_string(direction) +
+                                       " but the grid has " + std::to_string(rhs.dims()) +
+                                       " dimensions (0 = x, 1 = y, 2 = z)");
+  }
+  Impl::check_same_shape(where, "rhs", rhs, "flux", flux, false);
+  if (flux.ghost() < 1) {
+    Impl::throw_shape_error(where,
+                            "flux has ghost = 0 but needs at least 1 (the face below "
+                            "cell 0)");
+  }
+  if (static_cast<long long>(inv_d.extent(0)) != rhs.interior_extent(direction)) {
+    Impl::throw_shape_error(where, "inv_d has " + std::to_string(inv_d.extent(0)) +
+                                       " entries but the interior has " +
+                                       std::to_string(rhs.interior_extent(direction)) +
+                                       " cells along direction " + std::to_string(direction));
+  }
+  using schedule = with_layout_t<Schedule, Layout>;
+  const auto r   = rhs.ref();
+  const auto f   = flux.ref();
+  const int dy = direction == 1, dz = direction == 2;
+  if (direction == 0) {
+    for_each_cell_var<schedule>(
+        exec, rhs.interior(), rhs.nvar(),
+        per_cell(KOKKOS_LAMBDA(int i, int, int) { return T(inv_d(i)); }),
+        KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
+          r(v, i, j, k) = inv * (f(v, i - 1, j, k) - f(v, i, j, k));
+        },
+        "loopnest::flux_difference_x");
+  } else {
+    for_each_cell_var<schedule>(
+        exec, rhs.interior(), rhs.nvar(),
+        per_cell(KOKKOS_LAMBDA(int, int j, int k) { return T(inv_d(dy ? j : k)); }),
+        KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
+          r(v, i, j, k) =
+              loopnest::fma(inv, f(v, i, j - dy, k - dz) - f(v, i, j, k), r(v, i, j, k));
+        },
+        direction == 1 ? "loopnest::flux_difference_y" : "loopnest::flux_difference_z");
+  }
+}
+
+}  // namespace loopnest
+
+#endif
