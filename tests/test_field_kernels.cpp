@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <tuple>
@@ -177,6 +177,85 @@ void check_flux_difference(const ExecutionSpace& exec, const grid& g, unsigned s
   }
 }
 
+// Every element of the packed buffer, read in storage order, against the field at its grid
+// index: the pack covers the ghosts too, so no poison may remain.
+template <class Schedule, class T, class Layout, class ExecutionSpace>
+void check_pack(const ExecutionSpace& exec, const grid& g, unsigned seed,
+                loopnest::axis_order order) {
+  using space = typename ExecutionSpace::memory_space;
+  const loopnest::field_set<T, Layout, space> fields("fields", 5, g.interior, g.ghost);
+  const loopnest::packed_fields<T, Kokkos::LayoutLeft, space> packed("packed", 5, g.interior,
+                                                                     g.ghost, order);
+  fill(fields, seed, true);
+  Kokkos::deep_copy(packed.view(), poison<T>);
+  loopnest::pack_weno<Schedule>(exec, packed, fields);
+  exec.fence();
+  host_fields<T, Layout, space> hf(fields);
+  const auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), packed.view());
+  int wrong     = 0;
+  int grid_index[3];
+  for (int v = 0; v < 5; ++v) {
+    for (int s2 = 0; s2 < static_cast<int>(hp.extent(2)); ++s2) {
+      for (int s1 = 0; s1 < static_cast<int>(hp.extent(1)); ++s1) {
+        for (int s0 = 0; s0 < static_cast<int>(hp.extent(0)); ++s0) {
+          const int s[3] = {s0, s1, s2};
+          for (int e = 0; e < 3; ++e) {
+            grid_index[packed.storage_dim(e)] = s[e] + packed.lower(packed.storage_dim(e));
+          }
+          wrong +=
+              !same_bits(hp(s0, s1, s2, v), hf.at(v, grid_index[0], grid_index[1], grid_index[2]));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0) << describe<Schedule>("pack_weno") << " order " << loopnest::name(order)
+                      << " " << fields.dims() << "D";
+}
+
+// The faces of one direction copied from the packed buffer, every other cell still poison.
+template <class Schedule, class T, class Layout, class ExecutionSpace>
+void check_finalize(const ExecutionSpace& exec, const grid& g, unsigned seed) {
+  using space = typename ExecutionSpace::memory_space;
+  const loopnest::packed_fields<T, Kokkos::LayoutLeft, space> flux_rs("flux_rs", 6, g.interior,
+                                                                      g.ghost);
+  const loopnest::field_set<T, Layout, space> flux("flux", 6, g.interior, g.ghost);
+  {
+    auto h = Kokkos::create_mirror_view(flux_rs.view());
+    std::mt19937 gen(seed);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (std::size_t e = 0; e < h.span(); ++e) {
+      h.data()[e] = static_cast<T>(dist(gen));
+    }
+    Kokkos::deep_copy(flux_rs.view(), h);
+  }
+  const auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), flux_rs.view());
+  for (int dir = 0; dir < flux.dims(); ++dir) {
+    fill(flux, seed, false);
+    loopnest::finalize_flux<Schedule>(exec, dir, flux, flux_rs);
+    exec.fence();
+    host_fields<T, Layout, space> hf(flux);
+    int wrong = 0;
+    for (int v = 0; v < 6; ++v) {
+      for (int k = flux.lower(2); k < flux.upper(2); ++k) {
+        for (int j = flux.lower(1); j < flux.upper(1); ++j) {
+          for (int i = flux.lower(0); i < flux.upper(0); ++i) {
+            const int c[3] = {i, j, k};
+            bool face      = true;
+            for (int d = 0; d < 3; ++d) {
+              face = face && c[d] >= (d == dir ? -1 : 0) && c[d] < flux.interior_extent(d);
+            }
+            const T expect =
+                face ? hp(i - flux.lower(0), j - flux.lower(1), k - flux.lower(2), v) : poison<T>;
+            wrong += !same_bits(hf.at(v, i, j, k), expect);
+          }
+        }
+      }
+    }
+    EXPECT_EQ(wrong, 0) << describe<Schedule>("finalize_flux") << " direction " << dir << " "
+                        << flux.dims() << "D";
+  }
+}
+
 template <class T, class Layout, class ExecutionSpace, class... Schedules>
 void check_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
   const unsigned seed = std::random_device{}();
@@ -184,6 +263,11 @@ void check_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
   for (const auto& g : grids) {
     (check_copy<Schedules, T, Layout>(exec, g, seed), ...);
     (check_flux_difference<Schedules, T, Layout>(exec, g, seed), ...);
+    (check_finalize<Schedules, T, Layout>(exec, g, seed), ...);
+    for (const auto order :
+         {loopnest::axis_order::xyz, loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
+      (check_pack<Schedules, T, Layout>(exec, g, seed, order), ...);
+    }
   }
 }
 
@@ -241,6 +325,15 @@ TYPED_TEST(field_kernels, bad_shapes_are_refused_and_nothing_is_written) {
   expect_mentions(
       error_of([&] { loopnest::flux_difference<collapse3>(exec, 1, rhs, other_nvar, inv_x); }),
       "rhs has nvar = 5 but flux has nvar = 4");
+  using packed = loopnest::packed_fields<double, Kokkos::LayoutLeft, space>;
+  const packed rs("rs", 5, {8, 6, 4}, 2), rs_no_ghost("rs0", 5, {8, 6, 4}, 0),
+      rs_other_ghost("rs1", 5, {8, 6, 4}, 1);
+  expect_mentions(error_of([&] { loopnest::finalize_flux<collapse3>(exec, 3, rhs, rs); }),
+                  "direction = 3 but the grid has 3 dimensions");
+  expect_mentions(error_of([&] { loopnest::finalize_flux<collapse3>(exec, 0, rhs, rs_no_ghost); }),
+                  "flux has ghost = 2 and flux_rs ghost = 0; both need at least 1");
+  expect_mentions(error_of([&] { loopnest::pack_weno<collapse3>(exec, rs_other_ghost, rhs); }),
+                  "packed has ghost = 1 but fields has ghost = 2");
   exec.fence();
   host_fields<double, Kokkos::LayoutLeft, space> h(rhs);
   int touched = 0;

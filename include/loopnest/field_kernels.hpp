@@ -1,11 +1,13 @@
-// The per-variable loops of a finite-volume right-hand side (MFC's m_rhs), on field sets, with
-// the schedule as a template argument. Every kernel checks shapes on the host before launching.
+// The per-variable loops of a finite-volume right-hand side (MFC's m_rhs, m_riemann_state and
+// m_weno), on field sets and packed buffers, with the schedule as a template argument. Every
+// kernel checks shapes on the host before launching.
 #ifndef LOOPNEST_FIELD_KERNELS_HPP
 #define LOOPNEST_FIELD_KERNELS_HPP
 
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/packed_fields.hpp>
 
 #include <stdexcept>
 #include <string>
@@ -113,6 +115,57 @@ void flux_difference(const ExecutionSpace& exec, int direction,
         },
         direction == 1 ? "loopnest::flux_difference_y" : "loopnest::flux_difference_z");
   }
+}
+
+// Copies a Riemann solve's fluxes from the packed buffer into the field set for the normal
+// direction `direction`: flux(v)(x, y, z) = flux_rs(x, y, z, v) on the cell faces, i.e. the
+// interior extended by one face below along the normal direction (index -1). Every schedule
+// sends the stride-1 index of the field set to adjacent threads whatever the direction (MFC
+// permutes its loops per direction for the same reason). Both need at least one ghost layer.
+template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace,
+          class PackedLayout>
+void finalize_flux(const ExecutionSpace& exec, int direction,
+                   const field_set<T, Layout, MemorySpace>& flux,
+                   const packed_fields<T, PackedLayout, MemorySpace>& flux_rs) {
+  constexpr const char* where = "loopnest::finalize_flux";
+  if (direction < 0 || direction >= flux.dims()) {
+    Impl::throw_shape_error(where, "direction = " + std::to_string(direction) +
+                                       " but the grid has " + std::to_string(flux.dims()) +
+                                       " dimensions (0 = x, 1 = y, 2 = z)");
+  }
+  Impl::check_same_shape(where, "flux", flux, "flux_rs", flux_rs, false);
+  if (flux.ghost() < 1 || flux_rs.ghost() < 1) {
+    Impl::throw_shape_error(where, "flux has ghost = " + std::to_string(flux.ghost()) +
+                                       " and flux_rs ghost = " + std::to_string(flux_rs.ghost()) +
+                                       "; both need at least 1 (the face below cell 0)");
+  }
+  const box<3> faces{{direction == 0 ? -1 : 0, direction == 1 ? -1 : 0, direction == 2 ? -1 : 0},
+                     {flux.interior_extent(0), flux.interior_extent(1), flux.interior_extent(2)}};
+  const auto d = flux.ref();
+  const auto s = flux_rs.ref();
+  for_each_cell_var<with_layout_t<Schedule, Layout>>(
+      exec, faces, flux.nvar(),
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { d(v, i, j, k) = s(v, i, j, k); },
+      direction == 0   ? "loopnest::finalize_flux_x"
+      : direction == 1 ? "loopnest::finalize_flux_y"
+                       : "loopnest::finalize_flux_z");
+}
+
+// WENO input packing: packed(x, y, z, v) = fields(v)(x, y, z) over every cell, ghosts included.
+// A packed buffer in axis_order::yxz or zyx gives MFC's transposing form, which moves the sweep
+// direction to the front. packed and fields must have the same shape and ghost width.
+template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace,
+          class PackedLayout>
+void pack_weno(const ExecutionSpace& exec,
+               const packed_fields<T, PackedLayout, MemorySpace>& packed,
+               const field_set<T, Layout, MemorySpace>& fields) {
+  Impl::check_same_shape("loopnest::pack_weno", "packed", packed, "fields", fields, true);
+  const auto d = packed.ref();
+  const auto s = fields.ref();
+  for_each_cell_var<with_layout_t<Schedule, Layout>>(
+      exec, fields.with_ghosts(), fields.nvar(),
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { d(v, i, j, k) = s(v, i, j, k); },
+      "loopnest::pack_weno");
 }
 
 }  // namespace loopnest

@@ -1,0 +1,69 @@
+// loopnest::grid_shape: the index space of nvar fields on one structured grid with ghost layers.
+#ifndef LOOPNEST_GRID_SHAPE_HPP
+#define LOOPNEST_GRID_SHAPE_HPP
+
+#include <loopnest/box.hpp>
+
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+
+namespace loopnest {
+
+// nvar variables on an nx [x ny [x nz]] grid whose active dimensions carry `ghost` layers:
+// index d runs over [-ghost, n_d + ghost) when d is active and over [0, 1) when it is not (a 2D
+// grid has one cell along z, a 1D grid one along y and z). Throws std::invalid_argument, naming
+// `owner`, for nvar < 1, an interior extent below 1, a negative ghost width, or 0 or more than 3
+// extents.
+class grid_shape {
+ public:
+  grid_shape(const char* owner, int nvar, std::initializer_list<int> interior, int ghost)
+      : m_nvar(nvar), m_ghost(ghost), m_dims(static_cast<int>(interior.size())) {
+    check(owner, "nvar", nvar, 1);
+    check(owner, "ghost", ghost, 0);
+    if (m_dims < 1 || m_dims > 3) {
+      throw std::invalid_argument(std::string(owner) + ": " + std::to_string(m_dims) +
+                                  " interior extents given; a grid has 1 to 3");
+    }
+    int d = 0;
+    for (int n : interior) {
+      check(owner, ("interior[" + std::to_string(d) + "]").c_str(), n, 1);
+      m_interior[d++] = n;
+    }
+    for (int e = 0; e < 3; ++e) {
+      m_lower[e] = e < m_dims ? -ghost : 0;
+      m_upper[e] = e < m_dims ? m_interior[e] + ghost : 1;
+    }
+  }
+
+  int nvar() const { return m_nvar; }
+  int ghost() const { return m_ghost; }
+  int dims() const { return m_dims; }
+  int interior_extent(int d) const { return m_interior[d]; }
+  // Index bounds of dimension d, ghosts included.
+  int lower(int d) const { return m_lower[d]; }
+  int upper(int d) const { return m_upper[d]; }
+  int extent(int d) const { return m_upper[d] - m_lower[d]; }
+
+  box<3> interior() const { return {{0, 0, 0}, {m_interior[0], m_interior[1], m_interior[2]}}; }
+  box<3> with_ghosts() const {
+    return {{m_lower[0], m_lower[1], m_lower[2]}, {m_upper[0], m_upper[1], m_upper[2]}};
+  }
+
+ private:
+  static void check(const char* owner, const char* name, int value, int least) {
+    if (value < least) {
+      throw std::invalid_argument(std::string(owner) + ": " + name + " = " + std::to_string(value) +
+                                  " but it must be at least " + std::to_string(least));
+    }
+  }
+
+  int m_nvar, m_ghost, m_dims;
+  int m_interior[3] = {1, 1, 1};
+  int m_lower[3]    = {};
+  int m_upper[3]    = {};
+};
+
+}  // namespace loopnest
+
+#endif
