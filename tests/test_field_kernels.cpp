@@ -310,6 +310,9 @@ TYPED_TEST(field_kernels, bad_shapes_are_refused_and_nothing_is_written) {
                   "interior extent 1 is 6 and 7");
   expect_mentions(error_of([&] { loopnest::copy_fields<collapse3>(exec, rhs, no_ghost); }),
                   "dst has ghost = 2 but src has ghost = 0");
+  const set three_d_thin("t", 5, {8, 6, 1}, 2);
+  expect_mentions(error_of([&] { loopnest::copy_fields<collapse3>(exec, flat2d, three_d_thin); }),
+                  "dst is 2D but src is 3D");
   expect_mentions(
       error_of([&] { loopnest::flux_difference<collapse3>(exec, 3, rhs, flux, inv_x); }),
       "direction = 3 but the grid has 3 dimensions");

@@ -28,8 +28,12 @@ void check_same_shape(const char* where, const char* a_name, const A& a, const c
     throw_shape_error(where, std::string(a_name) + " has nvar = " + std::to_string(a.nvar()) +
                                  " but " + b_name + " has nvar = " + std::to_string(b.nvar()));
   }
+  if (a.dims() != b.dims()) {
+    throw_shape_error(where, std::string(a_name) + " is " + std::to_string(a.dims()) + "D but " +
+                                 b_name + " is " + std::to_string(b.dims()) + "D");
+  }
   for (int d = 0; d < 3; ++d) {
-    if (a.interior_extent(d) != b.interior_extent(d) || a.dims() != b.dims()) {
+    if (a.interior_extent(d) != b.interior_extent(d)) {
       throw_shape_error(where, std::string(a_name) + " and " + b_name +
                                    " have different grids: interior extent " + std::to_string(d) +
                                    " is " + std::to_string(a.interior_extent(d)) + " and " +
