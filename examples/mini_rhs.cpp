@@ -22,6 +22,18 @@ using packed     = loopnest::packed_fields<double, Kokkos::LayoutLeft, space>;
 
 constexpr int nvar = 8, ghost = 4;
 
+// A smooth field, ghosts included. (nvcc allows KOKKOS_LAMBDA in named functions only, not in
+// constructors.)
+void fill_smooth(const fields& q) {
+  const auto qr  = q.ref();
+  const double h = 1.0 / q.interior_extent(0);
+  loopnest::for_each_cell_var<loopnest::collapse3>(
+      exec_space(), q.with_ghosts(), nvar, KOKKOS_LAMBDA(int i, int j, int l, int v) {
+        const double x = i * h, y = j * h, z = l * h;
+        qr(v, i, j, l) = 1.0 + 0.1 * (v + 1) * (x * x - 0.5 * y * z + 0.25 * z * z * z);
+      });
+}
+
 struct state {
   int n;
   fields q, q_prim, flux, rhs;
@@ -42,14 +54,7 @@ struct state {
       inv_d[d] = Kokkos::View<double*, space>("inv_d", n);
       Kokkos::deep_copy(inv_d[d], n * (1.0 + 0.25 * d));
     }
-    // A smooth field, ghosts included.
-    const auto qr  = q.ref();
-    const double h = 1.0 / n;
-    loopnest::for_each_cell_var<loopnest::collapse3>(
-        exec_space(), q.with_ghosts(), nvar, KOKKOS_LAMBDA(int i, int j, int l, int v) {
-          const double x = i * h, y = j * h, z = l * h;
-          qr(v, i, j, l) = 1.0 + 0.1 * (v + 1) * (x * x - 0.5 * y * z + 0.25 * z * z * z);
-        });
+    fill_smooth(q);
   }
 };
 

@@ -340,6 +340,12 @@ void run_cell_var(const std::string& label, const ExecutionSpace& exec, const po
 template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
 void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const P& per_cell,
                        const F& f, const std::string& label, const tile& explicit_tile) {
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::for_each_cell_var: the template argument must be a loopnest schedule, "
+                "such as loopnest::collapse3.");
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::for_each_cell_var: the first argument must be a Kokkos execution "
+                "space instance, such as Kokkos::DefaultExecutionSpace().");
   constexpr schedule_kind kind = Schedule::kind;
   if (nvar < 1) {
     throw std::invalid_argument("loopnest::for_each_cell_var: nvar = " + std::to_string(nvar) +
@@ -440,12 +446,6 @@ template <class Schedule, class ExecutionSpace, int Rank, class F>
 void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
                        const std::string& label  = "loopnest::for_each_cell_var",
                        const tile& explicit_tile = tile{}) {
-  static_assert(is_schedule_v<Schedule>,
-                "loopnest::for_each_cell_var: the template argument must be a loopnest schedule, "
-                "such as loopnest::collapse3.");
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "loopnest::for_each_cell_var: the first argument must be a Kokkos execution "
-                "space instance, such as Kokkos::DefaultExecutionSpace().");
   static_assert(Impl::is_cell_var_body_v<F, Rank>,
                 "loopnest::for_each_cell_var: the loop body must be callable as f(i, j, v) for "
                 "a 2D box and as f(i, j, k, v) for a 3D box, with int indices.");
@@ -472,12 +472,6 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
                        const per_cell_t<P>& per_cell, const F& f,
                        const std::string& label  = "loopnest::for_each_cell_var",
                        const tile& explicit_tile = tile{}) {
-  static_assert(is_schedule_v<Schedule>,
-                "loopnest::for_each_cell_var: the template argument must be a loopnest schedule, "
-                "such as loopnest::collapse3.");
-  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
-                "loopnest::for_each_cell_var: the first argument must be a Kokkos execution "
-                "space instance, such as Kokkos::DefaultExecutionSpace().");
   static_assert(Impl::is_cell_body_v<P, Rank>,
                 "loopnest::for_each_cell_var: the per-cell computation must be callable as "
                 "p(i, j) for a 2D box and as p(i, j, k) for a 3D box, with int indices.");
