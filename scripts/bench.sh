@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
-    --quick) filter="/(16x16x16|32x32x32)x7$"; min_time="0.01"; copy_gib="0.125"; shift ;;
+    --quick) filter="/(16x16x16|32x32x32)x7(/|$)"; min_time="0.01"; copy_gib="0.125"; shift ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -53,6 +53,10 @@ for bin in $binaries; do
   "$bin" --loopnest_copy_gib="$copy_gib" --benchmark_min_time="$min_time" \
     ${filter:+--benchmark_filter="$filter"} "${extra[@]}" \
     --benchmark_out="$out/$family.json" --benchmark_out_format=json >"$out/$family.log"
+  if [ ! -s "$out/$family.json" ]; then
+    echo "scripts/bench.sh: $bin wrote no results (see $out/$family.log)" >&2
+    exit 1
+  fi
   jsons+=("$out/$family.json")
 done
 python3 "$loopnest_root/scripts/report.py" "${jsons[@]}" | tee "$out/report.txt"
