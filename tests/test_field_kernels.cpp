@@ -292,6 +292,7 @@ TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp64) {
 
 TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp32) {
   check_all<float, Kokkos::LayoutLeft>(TypeParam(), static_cast<all_schedules*>(nullptr));
+  check_all<float, Kokkos::LayoutRight>(TypeParam(), static_cast<all_schedules*>(nullptr));
 }
 
 TYPED_TEST(field_kernels, bad_shapes_are_refused_and_nothing_is_written) {
