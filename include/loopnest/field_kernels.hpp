@@ -46,6 +46,23 @@ void check_same_shape(const char* where, const char* a_name, const A& a, const c
   }
 }
 
+template <class Grid>
+void check_direction(const char* where, int direction, const Grid& grid) {
+  if (direction < 0 || direction >= grid.dims()) {
+    throw_shape_error(where, "direction = " + std::to_string(direction) + " but the grid has " +
+                                 std::to_string(grid.dims()) + " dimensions (0 = x, 1 = y, 2 = z)");
+  }
+}
+
+// dst(v, cell) = src(v, cell) over a box: the body of the copy, finalize and packing loops.
+template <class Schedule, class ExecutionSpace, class Dst, class Src>
+void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
+                const Src& src, const char* label) {
+  loopnest::for_each_cell_var<Schedule>(
+      exec, cells, nvar,
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src(v, i, j, k); }, label);
+}
+
 }  // namespace Impl
 
 // dst(v)(cell) = src(v)(cell) for every variable and every cell, ghosts included (MFC's
@@ -54,12 +71,8 @@ template <class Schedule, class ExecutionSpace, class T, class Layout, class Mem
 void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySpace>& dst,
                  const field_set<T, Layout, MemorySpace>& src) {
   Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
-  const auto d = dst.ref();
-  const auto s = src.ref();
-  for_each_cell_var<with_layout_t<Schedule, Layout>>(
-      exec, dst.with_ghosts(), dst.nvar(),
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { d(v, i, j, k) = s(v, i, j, k); },
-      "loopnest::copy_fields");
+  Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, dst.with_ghosts(), dst.nvar(), dst.ref(),
+                                                    src.ref(), "loopnest::copy_fields");
 }
 
 // Flux difference along `direction` (0 = x, 1 = y, 2 = z) on the interior, MFC's advection
@@ -80,11 +93,7 @@ void flux_difference(const ExecutionSpace& exec, int direction,
                 "loopnest::flux_difference: inv_d must be a rank-1 Kokkos::View of inverse cell "
                 "widths.");
   constexpr const char* where = "loopnest::flux_difference";
-  if (direction < 0 || direction >= rhs.dims()) {
-    Impl::throw_shape_error(where, "direction = " + std::to_string(direction) +
-                                       " but the grid has " + std::to_string(rhs.dims()) +
-                                       " dimensions (0 = x, 1 = y, 2 = z)");
-  }
+  Impl::check_direction(where, direction, rhs);
   Impl::check_same_shape(where, "rhs", rhs, "flux", flux, false);
   if (flux.ghost() < 1) {
     Impl::throw_shape_error(where,
@@ -132,11 +141,7 @@ void finalize_flux(const ExecutionSpace& exec, int direction,
                    const field_set<T, Layout, MemorySpace>& flux,
                    const packed_fields<T, PackedLayout, MemorySpace>& flux_rs) {
   constexpr const char* where = "loopnest::finalize_flux";
-  if (direction < 0 || direction >= flux.dims()) {
-    Impl::throw_shape_error(where, "direction = " + std::to_string(direction) +
-                                       " but the grid has " + std::to_string(flux.dims()) +
-                                       " dimensions (0 = x, 1 = y, 2 = z)");
-  }
+  Impl::check_direction(where, direction, flux);
   Impl::check_same_shape(where, "flux", flux, "flux_rs", flux_rs, false);
   if (flux.ghost() < 1 || flux_rs.ghost() < 1) {
     Impl::throw_shape_error(where, "flux has ghost = " + std::to_string(flux.ghost()) +
@@ -145,14 +150,11 @@ void finalize_flux(const ExecutionSpace& exec, int direction,
   }
   const box<3> faces{{direction == 0 ? -1 : 0, direction == 1 ? -1 : 0, direction == 2 ? -1 : 0},
                      {flux.interior_extent(0), flux.interior_extent(1), flux.interior_extent(2)}};
-  const auto d = flux.ref();
-  const auto s = flux_rs.ref();
-  for_each_cell_var<with_layout_t<Schedule, Layout>>(
-      exec, faces, flux.nvar(),
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { d(v, i, j, k) = s(v, i, j, k); },
-      direction == 0   ? "loopnest::finalize_flux_x"
-      : direction == 1 ? "loopnest::finalize_flux_y"
-                       : "loopnest::finalize_flux_z");
+  Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, faces, flux.nvar(), flux.ref(),
+                                                    flux_rs.ref(),
+                                                    direction == 0   ? "loopnest::finalize_flux_x"
+                                                    : direction == 1 ? "loopnest::finalize_flux_y"
+                                                                     : "loopnest::finalize_flux_z");
 }
 
 // WENO input packing: packed(x, y, z, v) = fields(v)(x, y, z) over every cell, ghosts included.
@@ -164,12 +166,8 @@ void pack_weno(const ExecutionSpace& exec,
                const packed_fields<T, PackedLayout, MemorySpace>& packed,
                const field_set<T, Layout, MemorySpace>& fields) {
   Impl::check_same_shape("loopnest::pack_weno", "packed", packed, "fields", fields, true);
-  const auto d = packed.ref();
-  const auto s = fields.ref();
-  for_each_cell_var<with_layout_t<Schedule, Layout>>(
-      exec, fields.with_ghosts(), fields.nvar(),
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { d(v, i, j, k) = s(v, i, j, k); },
-      "loopnest::pack_weno");
+  Impl::copy_cells<with_layout_t<Schedule, Layout>>(
+      exec, fields.with_ghosts(), fields.nvar(), packed.ref(), fields.ref(), "loopnest::pack_weno");
 }
 
 }  // namespace loopnest
