@@ -6,7 +6,9 @@ each cell the share of the same-run copy bandwidth (pct_copy, percent). Columns:
 c3 = collapse3, flat, kd = kokkos_default, auto = automatic; a trailing "/s" marks the strided
 mapping; "c3@TILE" is collapse3 with an explicit tile. Then per row: the speedup of collapse3 over
 collapse4 and over kokkos_default (contiguous), and whether automatic is within 5% of the better
-of collapse3 and collapse4. Where a file holds repetitions, their median is used.
+of collapse3 and collapse4. Where a file holds repetitions, their median is used. For the family
+`fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
+(copy, three flux differences, three flux finalizes, WENO packing) per schedule.
 
 Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
 """
@@ -48,7 +50,8 @@ def load(paths):
             family, kernel, schedule, mapping, precision = parts[:5]
             entries[name] = dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
                                  precision=precision, extents="/".join(parts[5:]),
-                                 time=b["real_time"], pct=b.get("pct_copy", 0.0), median=aggregate)
+                                 time=b["real_time"], pct=b.get("pct_copy", 0.0),
+                                 grind=b.get("grind_ns"), median=aggregate)
     return list(entries.values()), context
 
 
@@ -107,7 +110,39 @@ def main(argv):
                 print(f"{line[0]:<16}" + "".join(f"{x:>{max(9, len(h) + 1)}}"
                                                  for x, h in zip(line[1:], header[1:])))
         print()
+    print_grind_sums(rows, markdown)
     return 0
+
+
+EIGHT_LOOPS = ["copy", "flux_difference_x", "flux_difference_y", "flux_difference_z",
+               "finalize_flux_x", "finalize_flux_y", "finalize_flux_z", "pack_weno"]
+
+
+def print_grind_sums(rows, markdown):
+    grind = {(r["precision"], r["extents"], column(r["schedule"], r["mapping"]), r["kernel"]): r["grind"]
+             for r in rows if r["family"] == "fields" and r["grind"] is not None}
+    if not grind:
+        return
+    shapes = sorted({(p, e) for (p, e, _, _) in grind}, key=lambda pe: (pe[0], size_key(pe[1])))
+    columns = list(OrderedDict.fromkeys(c for (_, _, c, _) in grind))
+    title = "fields: summed grind time of the eight loops (ns per grid point per equation)"
+    print(f"#### {title}\n" if markdown else title)
+    header = ["precision", "extents"] + columns
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+    else:
+        print(f"{header[0]:<10}{header[1]:<16}" + "".join(f"{h:>9}" for h in header[2:]))
+    for p, e in shapes:
+        sums = []
+        for c in columns:
+            parts = [grind.get((p, e, c, k)) for k in EIGHT_LOOPS]
+            sums.append(f"{sum(parts):.4f}" if all(x is not None for x in parts) else "-")
+        if markdown:
+            print("| " + " | ".join([p, e] + sums) + " |")
+        else:
+            print(f"{p:<10}{e:<16}" + "".join(f"{x:>9}" for x in sums))
+    print()
 
 
 if __name__ == "__main__":
