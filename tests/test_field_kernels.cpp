@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "schedules.hpp"
 #include "test_errors.hpp"
 #include "test_spaces.hpp"
 
@@ -271,15 +272,8 @@ void check_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
   }
 }
 
-template <loopnest::schedule_kind Kind>
-using both_mappings = std::tuple<loopnest::schedule<Kind, loopnest::contiguous>,
-                                 loopnest::schedule<Kind, loopnest::strided>>;
-using all_schedules =
-    decltype(std::tuple_cat(both_mappings<loopnest::schedule_kind::collapse4>{},
-                            both_mappings<loopnest::schedule_kind::collapse3>{},
-                            both_mappings<loopnest::schedule_kind::flat>{},
-                            both_mappings<loopnest::schedule_kind::kokkos_default>{},
-                            both_mappings<loopnest::schedule_kind::automatic>{}));
+// The kernels take the layout from the field set, so the schedules' own layout is irrelevant.
+using all_schedules = loopnest_test::schedules_for_layout<Kokkos::LayoutLeft>;
 
 template <class ExecutionSpace>
 class field_kernels : public ::testing::Test {};
