@@ -83,8 +83,10 @@ inline std::string device_name() {
 inline std::string cuda_version() {
 #if defined(KOKKOS_ENABLE_CUDA)
   int runtime = 0, driver = 0;
-  cudaRuntimeGetVersion(&runtime);
-  cudaDriverGetVersion(&driver);
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess ||
+      cudaDriverGetVersion(&driver) != cudaSuccess) {
+    return "unknown";
+  }
   auto text = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   return "runtime " + text(runtime) + ", driver " + text(driver);
 #else

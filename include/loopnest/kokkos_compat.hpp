@@ -5,7 +5,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
-#include <string>
 
 #if KOKKOS_VERSION < 30400
 #error "loopnest needs Kokkos 3.4 or newer"
@@ -26,18 +25,6 @@ int concurrency(const ExecutionSpace& exec) {
 template <class ExecutionSpace>
 int max_tile_points(const ExecutionSpace& exec) {
   return Kokkos::Impl::get_tile_size_properties(exec).max_total_tile_size;
-}
-
-// Fences with a label where Kokkos accepts one (3.6 and newer) so that profiling tools can
-// tell loopnest's fences apart.
-template <class ExecutionSpace>
-void fence(const ExecutionSpace& exec, const std::string& label) {
-#if KOKKOS_VERSION >= 30600
-  exec.fence(label);
-#else
-  (void)label;
-  exec.fence();
-#endif
 }
 
 }  // namespace Impl
