@@ -74,7 +74,7 @@ void run_pack(const workspace<T>& ws, const loopnest::tile& t) {
   loopnest::for_each_cell_var<Schedule>(
       exec_space(), loopnest::box<3>{{0, 0, 0}, {ws.n, ws.n, ws.n}}, ws.nvar,
       KOKKOS_LAMBDA(int i, int j, int k, int v) {
-        packed(i, j, k, v) = fields[v][i + n * (j + std::size_t(n) * k)];
+        packed(i, j, k, v) = loopnest::load_read_only(fields[v][i + n * (j + std::size_t(n) * k)]);
       },
       "layouts/pack", t);
 }
@@ -85,7 +85,9 @@ void run_copy(const workspace<T>& ws) {
   const auto dst = ws.dst;
   loopnest::for_each_cell_var<Schedule>(
       exec_space(), loopnest::box<3>{{0, 0, 0}, {ws.n, ws.n, ws.n}}, ws.nvar,
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(i, j, k, v) = src(i, j, k, v); },
+      KOKKOS_LAMBDA(int i, int j, int k, int v) {
+        dst(i, j, k, v) = loopnest::load_read_only(src(i, j, k, v));
+      },
       "layouts/copy");
 }
 

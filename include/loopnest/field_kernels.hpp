@@ -60,7 +60,7 @@ void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const
                 const Src& src, const char* label) {
   loopnest::for_each_cell_var<Schedule>(
       exec, cells, nvar,
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src(v, i, j, k); }, label);
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src.load(v, i, j, k); }, label);
 }
 
 }  // namespace Impl
@@ -115,7 +115,7 @@ void flux_difference(const ExecutionSpace& exec, int direction,
         exec, rhs.interior(), rhs.nvar(),
         per_cell(KOKKOS_LAMBDA(int i, int, int) { return T(inv_d(i)); }),
         KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
-          r(v, i, j, k) = inv * (f(v, i - 1, j, k) - f(v, i, j, k));
+          r(v, i, j, k) = inv * (f.load(v, i - 1, j, k) - f.load(v, i, j, k));
         },
         "loopnest::flux_difference_x");
   } else {
@@ -124,7 +124,7 @@ void flux_difference(const ExecutionSpace& exec, int direction,
         per_cell(KOKKOS_LAMBDA(int, int j, int k) { return T(inv_d(dy ? j : k)); }),
         KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
           r(v, i, j, k) =
-              loopnest::fma(inv, f(v, i, j - dy, k - dz) - f(v, i, j, k), r(v, i, j, k));
+              loopnest::fma(inv, f.load(v, i, j - dy, k - dz) - f.load(v, i, j, k), r(v, i, j, k));
         },
         direction == 1 ? "loopnest::flux_difference_y" : "loopnest::flux_difference_z");
   }

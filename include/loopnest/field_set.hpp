@@ -5,6 +5,7 @@
 
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/read_only.hpp>
 
 #include <cstddef>
 #include <initializer_list>
@@ -36,6 +37,10 @@ struct field_set_ref {
   }
   KOKKOS_FORCEINLINE_FUNCTION T& operator()(int v, int i, int j, int k) const {
     return table[v].data[offset(i, j, k)];
+  }
+  // A read of a field that the kernel does not write (loopnest::load_read_only).
+  KOKKOS_FORCEINLINE_FUNCTION T load(int v, int i, int j, int k) const {
+    return load_read_only(load_read_only(table[v].data)[offset(i, j, k)]);
   }
 };
 

@@ -9,6 +9,7 @@
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/packed_fields.hpp>
+#include <loopnest/read_only.hpp>
 #include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 

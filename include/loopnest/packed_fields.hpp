@@ -5,6 +5,7 @@
 
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/read_only.hpp>
 
 #include <cstddef>
 #include <initializer_list>
@@ -29,6 +30,10 @@ struct packed_fields_ref {
 
   KOKKOS_FORCEINLINE_FUNCTION T& operator()(int v, int i, int j, int k) const {
     return data[base + i * s0 + j * s1 + k * s2 + v * sv];
+  }
+  // A read of an element that the kernel does not write (loopnest::load_read_only).
+  KOKKOS_FORCEINLINE_FUNCTION T load(int v, int i, int j, int k) const {
+    return load_read_only((*this)(v, i, j, k));
   }
 };
 

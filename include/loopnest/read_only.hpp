@@ -1,0 +1,51 @@
+// loopnest::load_read_only: a load from memory that no thread writes while the kernel runs.
+//
+// A loop body is opaque to loopnest, and a C++ compiler must assume that a body's store may
+// alias the next variable's load, so it issues them strictly in turn: one load in flight per
+// thread. Fortran compilers assume no aliasing between arrays and overlap the loads freely;
+// on an H200 one 4-byte load in flight per thread is not enough to saturate memory. Reading
+// the inputs through load_read_only tells the compiler that stores cannot change them, so it
+// may issue the loads of several variables before the first store (on CUDA and HIP, a
+// non-coherent global load).
+#ifndef LOOPNEST_READ_ONLY_HPP
+#define LOOPNEST_READ_ONLY_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+namespace loopnest {
+
+namespace Impl {
+// The types CUDA's and HIP's __ldg take.
+template <class T>
+struct has_ldg
+    : std::integral_constant<
+          bool, std::is_same<T, float>::value || std::is_same<T, double>::value ||
+                    std::is_same<T, int>::value || std::is_same<T, unsigned>::value ||
+                    std::is_same<T, long>::value || std::is_same<T, unsigned long>::value ||
+                    std::is_same<T, long long>::value ||
+                    std::is_same<T, unsigned long long>::value> {};
+}  // namespace Impl
+
+// Returns x. The caller promises that nothing writes x while the kernel runs, other than the
+// thread that reads it, after it has read it.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T load_read_only(const T& x) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (Impl::has_ldg<T>::value) {
+    return __ldg(&x);
+  } else if constexpr (std::is_pointer<T>::value && sizeof(T) == sizeof(unsigned long long)) {
+    // A table of field pointers: the pointer load must not wait for earlier stores either.
+    return reinterpret_cast<T>(__ldg(reinterpret_cast<const unsigned long long*>(&x)));
+  } else {
+    return x;
+  }
+#else
+  return x;
+#endif
+}
+
+}  // namespace loopnest
+
+#endif

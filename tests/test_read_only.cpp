@@ -1,0 +1,56 @@
+#include <loopnest/read_only.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "test_spaces.hpp"
+
+namespace {
+
+template <class ExecutionSpace>
+class read_only : public ::testing::Test {};
+TYPED_TEST_SUITE(read_only, loopnest_test::execution_spaces);
+
+// Reads values of each kind load_read_only treats specially (floating point, 64-bit integers,
+// pointers) and of one it passes through (short) in a kernel. The values are exact in binary,
+// so host and device agree whatever the compiler contracts.
+template <class ExecutionSpace>
+void read_in_kernel(int n) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Kokkos::View<double*, memory_space> d("d", n), d_out("d_out", n);
+  Kokkos::View<float*, memory_space> f("f", n), f_out("f_out", n);
+  Kokkos::View<std::int64_t*, memory_space> l("l", n), l_out("l_out", n);
+  Kokkos::View<short*, memory_space> s("s", n), s_out("s_out", n);
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<ExecutionSpace>(0, n), KOKKOS_LAMBDA(int i) {
+        d(i) = 0.5 * i - 3.0;
+        f(i) = 0.25f * static_cast<float>(i) + 1.0f;
+        l(i) = (std::int64_t(1) << 40) + 7 * i;
+        s(i) = static_cast<short>(-i);
+      });
+  Kokkos::parallel_for(
+      "read", Kokkos::RangePolicy<ExecutionSpace>(0, n), KOKKOS_LAMBDA(int i) {
+        const double* base = loopnest::load_read_only(d.data());
+        d_out(i)           = loopnest::load_read_only(base[n - 1 - i]);
+        f_out(i)           = loopnest::load_read_only(f(i));
+        l_out(i)           = loopnest::load_read_only(l(i));
+        s_out(i)           = loopnest::load_read_only(s(i));
+      });
+  const auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d_out);
+  const auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_out);
+  const auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), l_out);
+  const auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s_out);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(hd(i), 0.5 * (n - 1 - i) - 3.0) << i;
+    EXPECT_EQ(hf(i), 0.25f * static_cast<float>(i) + 1.0f) << i;
+    EXPECT_EQ(hl(i), (std::int64_t(1) << 40) + 7 * i) << i;
+    EXPECT_EQ(hs(i), -i) << i;
+  }
+}
+
+TYPED_TEST(read_only, returns_the_value_in_a_kernel) {
+  read_in_kernel<TypeParam>(1000);
+}
+
+}  // namespace
