@@ -8,13 +8,20 @@
 
 namespace {
 
+struct alignas(16) quad {
+  float x[4];
+};
+struct alignas(8) pair {
+  int a, b;
+};
+
 template <class ExecutionSpace>
 class read_only : public ::testing::Test {};
 TYPED_TEST_SUITE(read_only, loopnest_test::execution_spaces);
 
 // Reads values of each kind load_read_only treats specially (floating point, 64-bit integers,
-// pointers) and of one it passes through (short) in a kernel. The values are exact in binary,
-// so host and device agree whatever the compiler contracts.
+// pointers, 8- and 16-byte aligned structs) and of one it passes through (short) in a kernel. The
+// values are exact in binary, so host and device agree whatever the compiler contracts.
 template <class ExecutionSpace>
 void read_in_kernel(int n) {
   using memory_space = typename ExecutionSpace::memory_space;
@@ -22,12 +29,16 @@ void read_in_kernel(int n) {
   Kokkos::View<float*, memory_space> f("f", n), f_out("f_out", n);
   Kokkos::View<std::int64_t*, memory_space> l("l", n), l_out("l_out", n);
   Kokkos::View<short*, memory_space> s("s", n), s_out("s_out", n);
+  Kokkos::View<quad*, memory_space> q("q", n), q_out("q_out", n);
+  Kokkos::View<pair*, memory_space> p("p", n), p_out("p_out", n);
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<ExecutionSpace>(0, n), KOKKOS_LAMBDA(int i) {
         d(i) = 0.5 * i - 3.0;
         f(i) = 0.25f * static_cast<float>(i) + 1.0f;
         l(i) = (std::int64_t(1) << 40) + 7 * i;
         s(i) = static_cast<short>(-i);
+        q(i) = quad{{1.0f * i, 2.0f * i, 3.0f * i, -0.5f * i}};
+        p(i) = pair{i, -3 * i};
       });
   Kokkos::parallel_for(
       "read", Kokkos::RangePolicy<ExecutionSpace>(0, n), KOKKOS_LAMBDA(int i) {
@@ -36,16 +47,24 @@ void read_in_kernel(int n) {
         f_out(i)           = loopnest::load_read_only(f(i));
         l_out(i)           = loopnest::load_read_only(l(i));
         s_out(i)           = loopnest::load_read_only(s(i));
+        q_out(i)           = loopnest::load_read_only(q(i));
+        p_out(i)           = loopnest::load_read_only(p(i));
       });
   const auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d_out);
   const auto hf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f_out);
   const auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), l_out);
   const auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s_out);
+  const auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q_out);
+  const auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p_out);
   for (int i = 0; i < n; ++i) {
     EXPECT_EQ(hd(i), 0.5 * (n - 1 - i) - 3.0) << i;
     EXPECT_EQ(hf(i), 0.25f * static_cast<float>(i) + 1.0f) << i;
     EXPECT_EQ(hl(i), (std::int64_t(1) << 40) + 7 * i) << i;
     EXPECT_EQ(hs(i), -i) << i;
+    EXPECT_EQ(hq(i).x[0], 1.0f * i) << i;
+    EXPECT_EQ(hq(i).x[3], -0.5f * i) << i;
+    EXPECT_EQ(hp(i).a, i) << i;
+    EXPECT_EQ(hp(i).b, -3 * i) << i;
   }
 }
 

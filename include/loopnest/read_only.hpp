@@ -6,12 +6,13 @@
 // on an H200 one 4-byte load in flight per thread is not enough to saturate memory. Reading
 // the inputs through load_read_only tells the compiler that stores cannot change them, so it
 // may issue the loads of several variables before the first store (on CUDA and HIP, a
-// non-coherent global load).
+// non-coherent global load, also for 8- and 16-byte aligned structs).
 #ifndef LOOPNEST_READ_ONLY_HPP
 #define LOOPNEST_READ_ONLY_HPP
 
 #include <Kokkos_Core.hpp>
 
+#include <cstring>
 #include <type_traits>
 
 namespace loopnest {
@@ -26,6 +27,14 @@ struct has_ldg
                     std::is_same<T, long>::value || std::is_same<T, unsigned long>::value ||
                     std::is_same<T, long long>::value ||
                     std::is_same<T, unsigned long long>::value> {};
+
+template <class T, class W>
+KOKKOS_FORCEINLINE_FUNCTION T bit_cast_to(const W& w) {
+  static_assert(sizeof(T) == sizeof(W), "a bit cast keeps the size");
+  T t;
+  memcpy(&t, &w, sizeof(T));
+  return t;
+}
 }  // namespace Impl
 
 // Returns x. The caller promises that nothing writes x while the kernel runs, other than the
@@ -35,9 +44,13 @@ KOKKOS_FORCEINLINE_FUNCTION T load_read_only(const T& x) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   if constexpr (Impl::has_ldg<T>::value) {
     return __ldg(&x);
-  } else if constexpr (std::is_pointer<T>::value && sizeof(T) == sizeof(unsigned long long)) {
-    // A table of field pointers: the pointer load must not wait for earlier stores either.
-    return reinterpret_cast<T>(__ldg(reinterpret_cast<const unsigned long long*>(&x)));
+  } else if constexpr (std::is_trivially_copyable<T>::value && sizeof(T) == 8 && alignof(T) >= 8) {
+    // Pointers (a table of fields) and 8-byte structs: the same load, as one machine word.
+    return Impl::bit_cast_to<T>(__ldg(reinterpret_cast<const unsigned long long*>(&x)));
+  } else if constexpr (std::is_trivially_copyable<T>::value && sizeof(T) == 16 &&
+                       alignof(T) >= 16) {
+    // A 16-byte aligned strip of values: one vector load.
+    return Impl::bit_cast_to<T>(__ldg(reinterpret_cast<const uint4*>(&x)));
   } else {
     return x;
   }
