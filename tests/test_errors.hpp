@@ -1,4 +1,4 @@
-// Helpers for tests of bad input: the message of the std::invalid_argument a call throws.
+// Helpers for tests of bad input: the message of the exception a call throws.
 #ifndef LOOPNEST_TEST_ERRORS_HPP
 #define LOOPNEST_TEST_ERRORS_HPP
 
@@ -9,12 +9,13 @@
 
 namespace loopnest_test {
 
-// The what() of the std::invalid_argument that f throws, or "no exception".
-template <class F>
+// The what() of the Exception (std::invalid_argument unless named: std::runtime_error for I/O)
+// that f throws, or "no exception". Any other exception escapes and fails the test.
+template <class Exception = std::invalid_argument, class F>
 std::string error_of(F&& f) {
   try {
     f();
-  } catch (const std::invalid_argument& e) {
+  } catch (const Exception& e) {
     return e.what();
   }
   return "no exception";
