@@ -6,7 +6,10 @@ each cell the share of the same-run copy bandwidth (pct_copy, percent). Columns:
 c3 = collapse3, flat, kd = kokkos_default, auto = automatic; a trailing "/s" marks the strided
 mapping; "c3@TILE" is collapse3 with an explicit tile. Then per row: the speedup of collapse3 over
 collapse4 and over kokkos_default (contiguous), and whether automatic is within 5% of the better
-of collapse3 and collapse4. Where a file holds repetitions, their median is used. For the family
+of collapse3 and collapse4. For the family `diffusion` (variants instead of schedules, and the
+hand-written peer `peer/diffusion/...` as a column "peer-<name>"), per row instead: the fastest
+loopnest variant and its speedup over the peer and over kokkos_default. Where a file holds
+repetitions, their median is used. For the family
 `fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
 (copy, three flux differences, three flux finalizes, WENO packing) per schedule.
 
@@ -15,6 +18,9 @@ Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
 import json
 import sys
 from collections import OrderedDict
+
+# The kernel of a family that a hand-written peer of that family implements.
+PEER_KERNEL = {"diffusion": "step"}
 
 SHORT = {"collapse4": "c4", "collapse3": "c3", "flat": "flat", "kokkos_default": "kd",
          "automatic": "auto"}
@@ -48,6 +54,9 @@ def load(paths):
             if name in entries and entries[name]["median"] and not aggregate:
                 continue
             family, kernel, schedule, mapping, precision = parts[:5]
+            if family == "peer":
+                # peer/<family>/<implementation>/...: a column of that family's first kernel.
+                family, kernel, schedule = kernel, PEER_KERNEL.get(kernel, kernel), "peer-" + schedule
             entries[name] = dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
                                  precision=precision, extents="/".join(parts[5:]),
                                  time=b["real_time"], pct=b.get("pct_copy", 0.0),
@@ -89,7 +98,9 @@ def main(argv):
         cell = {(column(r["schedule"], r["mapping"]), r["extents"]): r for r in rs}
         title = f"{family}/{kernel} {precision}: pct_copy"
         print(f"#### {title}\n" if markdown else title)
-        header = ["extents"] + columns + ["c3/c4", "c3/kd", "auto<=5%"]
+        variants = family == "diffusion"
+        header = ["extents"] + columns + (["best", "best/peer", "best/kd"] if variants
+                                          else ["c3/c4", "c3/kd", "auto<=5%"])
         if markdown:
             print("| " + " | ".join(header) + " |")
             print("|" + "---|" * len(header))
@@ -97,13 +108,8 @@ def main(argv):
             print(f"{header[0]:<16}" + "".join(f"{h:>{max(9, len(h) + 1)}}" for h in header[1:]))
         for e in extents:
             text = [f"{cell[(c, e)]['pct']:.1f}" if (c, e) in cell else "-" for c in columns]
-            c3, c4, kd, au = (cell.get((c, e)) for c in ("c3", "c4", "kd", "auto"))
-            speed_c4 = f"{c4['time'] / c3['time']:.2f}" if c3 and c4 else "-"
-            speed_kd = f"{kd['time'] / c3['time']:.2f}" if c3 and kd else "-"
-            auto_ok = "-"
-            if c3 and c4 and au:
-                auto_ok = "yes" if au["time"] <= 1.05 * min(c3["time"], c4["time"]) else "NO"
-            line = [e] + text + [speed_c4, speed_kd, auto_ok]
+            line = [e] + text + (variant_summary(cell, columns, e) if variants
+                                 else schedule_summary(cell, e))
             if markdown:
                 print("| " + " | ".join(line) + " |")
             else:
@@ -112,6 +118,30 @@ def main(argv):
         print()
     print_grind_sums(rows, markdown)
     return 0
+
+
+def schedule_summary(cell, e):
+    """collapse3 over collapse4 and over kokkos_default, and whether automatic is within 5%."""
+    c3, c4, kd, au = (cell.get((c, e)) for c in ("c3", "c4", "kd", "auto"))
+    speed_c4 = f"{c4['time'] / c3['time']:.2f}" if c3 and c4 else "-"
+    speed_kd = f"{kd['time'] / c3['time']:.2f}" if c3 and kd else "-"
+    auto_ok = "-"
+    if c3 and c4 and au:
+        auto_ok = "yes" if au["time"] <= 1.05 * min(c3["time"], c4["time"]) else "NO"
+    return [speed_c4, speed_kd, auto_ok]
+
+
+def variant_summary(cell, columns, e):
+    """The fastest loopnest variant, and its speedup over the peer and over kokkos_default."""
+    ours = [cell[(c, e)] for c in columns if (c, e) in cell and not c.startswith("peer-")]
+    if not ours:
+        return ["-", "-", "-"]
+    best = min(ours, key=lambda r: r["time"])
+    peers = [cell[(c, e)] for c in columns if (c, e) in cell and c.startswith("peer-")]
+    kd = cell.get(("kd", e))
+    return [column(best["schedule"], best["mapping"]),
+            f"{min(p['time'] for p in peers) / best['time']:.2f}" if peers else "-",
+            f"{kd['time'] / best['time']:.2f}" if kd else "-"]
 
 
 EIGHT_LOOPS = ["copy", "flux_difference_x", "flux_difference_y", "flux_difference_z",

@@ -3,6 +3,9 @@
 #define LOOPNEST_LOOPNEST_HPP
 
 #include <loopnest/box.hpp>
+#include <loopnest/diffusion.hpp>
+#include <loopnest/field_compare.hpp>
+#include <loopnest/field_file.hpp>
 #include <loopnest/field_kernels.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>

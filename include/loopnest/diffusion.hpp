@@ -1,0 +1,455 @@
+// loopnest::diffusion_solver: the explicit 5-point diffusion step on a 2D grid, one source for
+// FP32 and FP64, under several loop layouts that all give the same bits, with a plain serial
+// host loop as the reference and the physical checks a result must pass.
+//
+//   v(i, j) = u(i, j) + alpha * (u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1) - 4 u(i, j))
+//
+// on the interior; the four edges keep their values (0 for the standard initial condition).
+#ifndef LOOPNEST_DIFFUSION_HPP
+#define LOOPNEST_DIFFUSION_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/for_each.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/read_only.hpp>
+#include <loopnest/schedule.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace loopnest {
+
+// How the step maps onto the device. All variants compute every cell with diffusion_update, so
+// on one backend they give byte-equal results.
+enum class diffusion_variant {
+  baseline,        // every cell a work item (one flattened index), a boundary branch per cell
+  contiguous,      // a team per row j, its threads along i (stride 1)
+  strided,         // a team per column i, its threads along j: the negative control
+  collapse,        // loopnest::collapse3 over the interior box
+  flat,            // loopnest::flat over the interior box
+  kokkos_default,  // loopnest::kokkos_default: Kokkos' own MDRange tiles
+  vectorized       // each thread a 16-byte-wide strip of cells, walked several rows along j
+};
+
+inline constexpr diffusion_variant diffusion_variants[] = {
+    diffusion_variant::baseline,  diffusion_variant::contiguous, diffusion_variant::strided,
+    diffusion_variant::collapse,  diffusion_variant::flat,       diffusion_variant::kokkos_default,
+    diffusion_variant::vectorized};
+
+// The variant the tools run when none is named.
+inline constexpr diffusion_variant fastest_diffusion_variant = diffusion_variant::vectorized;
+
+constexpr const char* name(diffusion_variant v) {
+  switch (v) {
+    case diffusion_variant::baseline:
+      return "baseline";
+    case diffusion_variant::contiguous:
+      return "contiguous";
+    case diffusion_variant::strided:
+      return "strided";
+    case diffusion_variant::collapse:
+      return "collapse";
+    case diffusion_variant::flat:
+      return "flat";
+    case diffusion_variant::kokkos_default:
+      return "kokkos_default";
+    case diffusion_variant::vectorized:
+      return "vectorized";
+  }
+  return "unknown";
+}
+
+inline diffusion_variant parse_diffusion_variant(const std::string& s) {
+  std::string known;
+  for (const auto v : diffusion_variants) {
+    if (s == name(v)) {
+      return v;
+    }
+    known += std::string(known.empty() ? "" : ", ") + name(v);
+  }
+  throw std::invalid_argument("loopnest::parse_diffusion_variant: variant '" + s +
+                              "' is unknown; the variants are " + known);
+}
+
+// One cell's update, written once for every variant: the sum in the brief's order and one
+// explicit fused multiply-add, so that no variant's compiler contraction differs from another's
+// (4 u is exact, so contracting the subtraction cannot change the bits either).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T diffusion_update(T alpha, T c, T w, T e, T s, T n) {
+  return loopnest::fma(alpha, (((w + e) + s) + n) - T(4) * c, c);
+}
+
+namespace Impl {
+
+[[noreturn]] inline void throw_diffusion_error(const char* where, const std::string& what) {
+  throw std::invalid_argument(std::string(where) + ": " + what);
+}
+
+inline void check_diffusion_grid(const char* where, int nx, int ny) {
+  for (const auto& [label, n] : {std::pair<const char*, int>{"nx", nx}, {"ny", ny}}) {
+    if (n < 3) {
+      throw_diffusion_error(where, std::string(label) + " = " + std::to_string(n) +
+                                       " but the grid needs at least 3 cells per direction (an "
+                                       "interior between two edges)");
+    }
+  }
+}
+
+template <class T>
+void check_diffusion_alpha(const char* where, T alpha) {
+  if (!(alpha >= T(0) && alpha <= T(0.25))) {
+    throw_diffusion_error(where, "alpha = " + std::to_string(alpha) +
+                                     " is outside [0, 0.25], where the explicit step is stable");
+  }
+}
+
+inline std::size_t cell_count(int nx, int ny) {
+  return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+}
+
+}  // namespace Impl
+
+// The brief's initial condition on the host, i fastest: 1 in the centre cell ((nx+1)/2,
+// (ny+1)/2 counted from 1), 0 elsewhere.
+template <class T>
+std::vector<T> diffusion_initial_condition(int nx, int ny) {
+  Impl::check_diffusion_grid("loopnest::diffusion_initial_condition", nx, ny);
+  std::vector<T> u(Impl::cell_count(nx, ny), T(0));
+  u[static_cast<std::size_t>((nx + 1) / 2 - 1) +
+    static_cast<std::size_t>(nx) * static_cast<std::size_t>((ny + 1) / 2 - 1)] = T(1);
+  return u;
+}
+
+// The reference: the step as a plain serial host loop, written from the formula and not from
+// the device kernels, `steps` times from `initial` (nx * ny values, i fastest).
+template <class T>
+std::vector<T> diffusion_reference(int nx, int ny, int steps, std::vector<T> initial,
+                                   T alpha = T(0.1)) {
+  constexpr const char* where = "loopnest::diffusion_reference";
+  Impl::check_diffusion_grid(where, nx, ny);
+  Impl::check_diffusion_alpha(where, alpha);
+  if (steps < 0) {
+    Impl::throw_diffusion_error(where, "steps = " + std::to_string(steps) + " is negative");
+  }
+  if (initial.size() != Impl::cell_count(nx, ny)) {
+    Impl::throw_diffusion_error(where, "initial has " + std::to_string(initial.size()) +
+                                           " values but the grid has " +
+                                           std::to_string(Impl::cell_count(nx, ny)));
+  }
+  std::vector<T> u = std::move(initial);
+  std::vector<T> v = u;
+  const auto at = [nx](int i, int j) { return static_cast<std::size_t>(i) + std::size_t(nx) * j; };
+  for (int s = 0; s < steps; ++s) {
+    for (int j = 1; j < ny - 1; ++j) {
+      for (int i = 1; i < nx - 1; ++i) {
+        v[at(i, j)] = u[at(i, j)] + alpha * (u[at(i - 1, j)] + u[at(i + 1, j)] + u[at(i, j - 1)] +
+                                             u[at(i, j + 1)] - 4 * u[at(i, j)]);
+      }
+    }
+    std::swap(u, v);
+  }
+  return u;
+}
+
+// What the tools print of a solution, after checking that it is one: every value finite and in
+// [0, 1], the mass (sum of all cells) in [0, 1]. Anything else throws std::runtime_error naming
+// the first offending cell or the mass.
+struct diffusion_summary {
+  double mass, centre, min, max;
+};
+
+template <class T>
+diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int ny) {
+  constexpr const char* where = "loopnest::check_diffusion_solution";
+  Impl::check_diffusion_grid(where, nx, ny);
+  if (u.size() != Impl::cell_count(nx, ny)) {
+    Impl::throw_diffusion_error(where, "the field has " + std::to_string(u.size()) +
+                                           " values but the grid has " +
+                                           std::to_string(Impl::cell_count(nx, ny)));
+  }
+  diffusion_summary s{0.0, 0.0, 1.0, 0.0};
+  for (std::size_t c = 0; c < u.size(); ++c) {
+    const double x = static_cast<double>(u[c]);
+    if (!std::isfinite(x) || x < 0.0 || x > 1.0) {
+      throw std::runtime_error(std::string(where) + ": cell (" + std::to_string(c % nx) + ", " +
+                               std::to_string(c / nx) + ") = " + std::to_string(x) +
+                               (std::isfinite(x) ? " is outside [0, 1]" : " is not finite"));
+    }
+    s.mass += x;
+    s.min = std::min(s.min, x);
+    s.max = std::max(s.max, x);
+  }
+  if (!(s.mass >= 0.0 && s.mass <= 1.0)) {
+    throw std::runtime_error(std::string(where) + ": mass = " + std::to_string(s.mass) +
+                             " is outside [0, 1]");
+  }
+  s.centre = static_cast<double>(u[static_cast<std::size_t>((nx + 1) / 2 - 1) +
+                                   static_cast<std::size_t>(nx) * ((ny + 1) / 2 - 1)]);
+  return s;
+}
+
+namespace Impl {
+
+// Both arrays are (pitch, ny) LayoutLeft Views: rows padded to whole 128-byte lines so that
+// every row starts aligned for the vectorized variant's 16-byte loads and stores. Padding cells
+// are zero and stay zero.
+template <class T, class MemorySpace>
+using diffusion_view = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
+
+template <class T>
+constexpr int diffusion_pitch(int nx) {
+  constexpr int line = 128 / sizeof(T);
+  return (nx + line - 1) / line * line;
+}
+
+// A strip of cells that one 16-byte load or store moves.
+template <class T>
+struct alignas(16) diffusion_strip {
+  static constexpr int width = 16 / sizeof(T);
+  T x[width];
+};
+
+// Rows one thread of the vectorized variant walks: each interior row's strip is loaded once and
+// used for three rows' updates.
+constexpr int diffusion_rows_per_thread = 4;
+
+template <class T>
+struct diffusion_step_args {
+  T alpha;
+  int nx, ny;
+};
+
+template <class ExecutionSpace, class T, class U, class V>
+void diffusion_step_baseline(const ExecutionSpace& exec, const diffusion_step_args<T>& a,
+                             const U& u, const V& v) {
+  const int nx = a.nx, ny = a.ny;
+  const T alpha = a.alpha;
+  Kokkos::parallel_for(
+      "loopnest::diffusion/baseline",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(exec, 0, nx * ny),
+      KOKKOS_LAMBDA(int c) {
+        const int i = c % nx, j = c / nx;
+        if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+          v(i, j) = u(i, j);
+        } else {
+          v(i, j) =
+              diffusion_update(alpha, u(i, j), u(i - 1, j), u(i + 1, j), u(i, j - 1), u(i, j + 1));
+        }
+      });
+}
+
+// A team per row (Contiguous) or per column, its threads along the other index.
+template <bool Contiguous, class ExecutionSpace, class T, class U, class V>
+void diffusion_step_teams(const ExecutionSpace& exec, const diffusion_step_args<T>& a, const U& u,
+                          const V& v) {
+  using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename policy::member_type;
+  const int nx = a.nx, ny = a.ny;
+  const T alpha   = a.alpha;
+  const int outer = Contiguous ? ny - 2 : nx - 2;
+  const int inner = Contiguous ? nx - 2 : ny - 2;
+  Kokkos::parallel_for(
+      Contiguous ? "loopnest::diffusion/contiguous" : "loopnest::diffusion/strided",
+      policy(exec, outer, Kokkos::AUTO), KOKKOS_LAMBDA(const member& m) {
+        const int o = m.league_rank() + 1;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 1, inner + 1), [&](int n) {
+          const int i = Contiguous ? n : o, j = Contiguous ? o : n;
+          v(i, j) =
+              diffusion_update(alpha, u(i, j), u(i - 1, j), u(i + 1, j), u(i, j - 1), u(i, j + 1));
+        });
+      });
+}
+
+template <class Schedule, class ExecutionSpace, class T, class U, class V>
+void diffusion_step_schedule(const ExecutionSpace& exec, const diffusion_step_args<T>& a,
+                             const U& u, const V& v, const char* label) {
+  const T alpha = a.alpha;
+  for_each_cell<Schedule>(
+      exec, box<2>{{1, 1}, {a.nx - 1, a.ny - 1}},
+      KOKKOS_LAMBDA(int i, int j) {
+        v(i, j) =
+            diffusion_update(alpha, u(i, j), u(i - 1, j), u(i + 1, j), u(i, j - 1), u(i, j + 1));
+      },
+      label);
+}
+
+// Each work item: one 16-byte strip along i and diffusion_rows_per_thread rows along j. All
+// loads go through load_read_only, so the compiler may issue the next row's loads before the
+// current row's store: with one 4-byte load in flight per thread FP32 cannot saturate HBM.
+// Lanes on an edge or in the row padding write back their own value.
+template <class ExecutionSpace, class T, class U, class V>
+void diffusion_step_vectorized(const ExecutionSpace& exec, const diffusion_step_args<T>& a,
+                               const U& u, const V& v) {
+  using strip     = diffusion_strip<T>;
+  constexpr int w = strip::width;
+  constexpr int h = diffusion_rows_per_thread;
+  const int nx = a.nx, ny = a.ny;
+  const T alpha     = a.alpha;
+  const int pitch   = static_cast<int>(u.extent(0));
+  const int strips  = pitch / w;
+  const int blocks  = (ny - 2 + h - 1) / h;
+  T* const out      = v.data();
+  const T* const in = u.data();
+  for_each_cell<flat>(
+      exec, box<2>{{0, 0}, {strips, blocks}},
+      KOKKOS_LAMBDA(int s, int b) {
+        const int i0    = s * w;
+        const int j0    = 1 + b * h;
+        const auto at   = [=](int j) { return static_cast<std::size_t>(pitch) * j + i0; };
+        const auto load = [&](int j) {
+          return load_read_only(*reinterpret_cast<const strip*>(in + at(j)));
+        };
+        strip up = load(j0 - 1);
+        strip c  = load(j0);
+        for (int r = 0; r < h; ++r) {
+          const int j = j0 + r;
+          if (j > ny - 2) {
+            break;
+          }
+          const strip dn = load(j + 1);
+          const T left   = i0 > 0 ? load_read_only(in[at(j) - 1]) : T(0);
+          const T right  = i0 + w < pitch ? load_read_only(in[at(j) + w]) : T(0);
+          strip o;
+          for (int l = 0; l < w; ++l) {
+            const int i = i0 + l;
+            o.x[l]      = (i >= 1 && i <= nx - 2)
+                              ? diffusion_update(alpha, c.x[l], l == 0 ? left : c.x[l - 1],
+                                            l == w - 1 ? right : c.x[l + 1], up.x[l], dn.x[l])
+                              : c.x[l];
+          }
+          *reinterpret_cast<strip*>(out + at(j)) = o;
+          up                                     = c;
+          c                                      = dn;
+        }
+      },
+      "loopnest::diffusion/vectorized");
+}
+
+}  // namespace Impl
+
+// Two device arrays of nx * ny cells (the edges included) that swap roles every step; the field
+// after the last step is current(). Variant picks the loop layout; T is float or double.
+template <class T, diffusion_variant Variant, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
+class diffusion_solver {
+  static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value,
+                "loopnest::diffusion_solver: the scalar type must be float or double.");
+
+ public:
+  using execution_space                      = ExecutionSpace;
+  using memory_space                         = typename ExecutionSpace::memory_space;
+  using view_type                            = Impl::diffusion_view<T, memory_space>;
+  static constexpr diffusion_variant variant = Variant;
+
+  diffusion_solver(const ExecutionSpace& exec, int nx, int ny, T alpha = T(0.1))
+      : m_exec(exec), m_nx(nx), m_ny(ny), m_alpha(alpha) {
+    constexpr const char* where = "loopnest::diffusion_solver";
+    Impl::check_diffusion_grid(where, nx, ny);
+    Impl::check_diffusion_alpha(where, alpha);
+    const int pitch = Impl::diffusion_pitch<T>(nx);
+    if (Impl::cell_count(pitch, ny) > static_cast<std::size_t>(INT_MAX)) {
+      Impl::throw_diffusion_error(where, "a grid of " + std::to_string(nx) + " x " +
+                                             std::to_string(ny) +
+                                             " cells exceeds the 2^31 - 1 cells of 32-bit indices");
+    }
+    m_u = view_type("loopnest::diffusion/u", pitch, ny);
+    m_v = view_type("loopnest::diffusion/v", pitch, ny);
+  }
+
+  int nx() const { return m_nx; }
+  int ny() const { return m_ny; }
+  T alpha() const { return m_alpha; }
+  int steps_taken() const { return m_steps; }
+
+  // The brief's initial condition in both arrays (so both hold the same edges).
+  void set_initial_condition() { set_field(diffusion_initial_condition<T>(m_nx, m_ny)); }
+
+  // Any field (nx * ny values, i fastest) as the state; its edges are held from now on.
+  void set_field(const std::vector<T>& values) {
+    if (values.size() != Impl::cell_count(m_nx, m_ny)) {
+      Impl::throw_diffusion_error("loopnest::diffusion_solver::set_field",
+                                  "values has " + std::to_string(values.size()) +
+                                      " entries but the grid has " +
+                                      std::to_string(Impl::cell_count(m_nx, m_ny)));
+    }
+    const auto host = Kokkos::create_mirror_view(m_u);
+    Kokkos::deep_copy(host, T(0));
+    for (int j = 0; j < m_ny; ++j) {
+      for (int i = 0; i < m_nx; ++i) {
+        host(i, j) = values[static_cast<std::size_t>(i) + std::size_t(m_nx) * j];
+      }
+    }
+    Kokkos::deep_copy(m_exec, m_u, host);
+    Kokkos::deep_copy(m_exec, m_v, m_u);
+    m_exec.fence();
+    m_steps = 0;
+  }
+
+  // Runs `steps` steps (asynchronously on the execution space; field() waits for them).
+  void advance(int steps) {
+    if (steps < 0) {
+      Impl::throw_diffusion_error("loopnest::diffusion_solver::advance",
+                                  "steps = " + std::to_string(steps) + " is negative");
+    }
+    for (int s = 0; s < steps; ++s) {
+      step(m_u, m_v);
+      std::swap(m_u, m_v);
+      ++m_steps;
+    }
+  }
+
+  // The current field on the host, nx * ny values, i fastest.
+  std::vector<T> field() const {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_u);
+    std::vector<T> out(Impl::cell_count(m_nx, m_ny));
+    for (int j = 0; j < m_ny; ++j) {
+      for (int i = 0; i < m_nx; ++i) {
+        out[static_cast<std::size_t>(i) + std::size_t(m_nx) * j] = host(i, j);
+      }
+    }
+    return out;
+  }
+
+  // The device arrays, (pitch, ny) with cells i < nx meaningful: the one holding the current
+  // field, and the one the next step writes (poison it to see cells a step leaves unwritten).
+  const view_type& current() const { return m_u; }
+  const view_type& next() const { return m_v; }
+
+ private:
+  void step(const view_type& u, const view_type& v) const {
+    const Impl::diffusion_step_args<T> a{m_alpha, m_nx, m_ny};
+    if constexpr (Variant == diffusion_variant::baseline) {
+      Impl::diffusion_step_baseline(m_exec, a, u, v);
+    } else if constexpr (Variant == diffusion_variant::contiguous) {
+      Impl::diffusion_step_teams<true>(m_exec, a, u, v);
+    } else if constexpr (Variant == diffusion_variant::strided) {
+      Impl::diffusion_step_teams<false>(m_exec, a, u, v);
+    } else if constexpr (Variant == diffusion_variant::collapse) {
+      Impl::diffusion_step_schedule<collapse3>(m_exec, a, u, v, "loopnest::diffusion/collapse");
+    } else if constexpr (Variant == diffusion_variant::flat) {
+      Impl::diffusion_step_schedule<flat>(m_exec, a, u, v, "loopnest::diffusion/flat");
+    } else if constexpr (Variant == diffusion_variant::kokkos_default) {
+      Impl::diffusion_step_schedule<kokkos_default>(m_exec, a, u, v,
+                                                    "loopnest::diffusion/kokkos_default");
+    } else {
+      static_assert(Variant == diffusion_variant::vectorized, "every variant has a step");
+      Impl::diffusion_step_vectorized(m_exec, a, u, v);
+    }
+  }
+
+  ExecutionSpace m_exec;
+  int m_nx, m_ny;
+  T m_alpha;
+  int m_steps = 0;
+  view_type m_u, m_v;
+};
+
+}  // namespace loopnest
+
+#endif

@@ -1,0 +1,223 @@
+#include <loopnest/diffusion.hpp>
+#include <loopnest/field_compare.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "test_errors.hpp"
+#include "test_spaces.hpp"
+
+namespace {
+
+using loopnest::diffusion_variant;
+using loopnest_test::error_of;
+using loopnest_test::expect_mentions;
+
+template <class ExecutionSpace>
+class diffusion : public ::testing::Test {};
+TYPED_TEST_SUITE(diffusion, loopnest_test::execution_spaces);
+
+const std::pair<int, int> grids[] = {{5, 5}, {8, 8}, {13, 6}, {6, 13}, {33, 17}, {64, 40}};
+const int step_counts[]           = {7, 8, 31, 32, 300};
+
+template <class T, diffusion_variant V, class ExecutionSpace>
+std::vector<T> run(int nx, int ny, int steps, const std::vector<T>& initial) {
+  loopnest::diffusion_solver<T, V, ExecutionSpace> s(ExecutionSpace(), nx, ny);
+  s.set_field(initial);
+  s.advance(steps);
+  EXPECT_EQ(s.steps_taken(), steps);
+  return s.field();
+}
+
+// Every variant's result for one problem, in the order of loopnest::diffusion_variants.
+template <class T, class ExecutionSpace>
+std::vector<std::vector<T>> run_all(int nx, int ny, int steps, const std::vector<T>& initial) {
+  return {run<T, diffusion_variant::baseline, ExecutionSpace>(nx, ny, steps, initial),
+          run<T, diffusion_variant::contiguous, ExecutionSpace>(nx, ny, steps, initial),
+          run<T, diffusion_variant::strided, ExecutionSpace>(nx, ny, steps, initial),
+          run<T, diffusion_variant::collapse, ExecutionSpace>(nx, ny, steps, initial),
+          run<T, diffusion_variant::flat, ExecutionSpace>(nx, ny, steps, initial),
+          run<T, diffusion_variant::kokkos_default, ExecutionSpace>(nx, ny, steps, initial),
+          run<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, steps, initial)};
+}
+
+// Every variant matches the serial reference within the brief's tolerance and every variant
+// gives the same bits as every other.
+template <class T, class ExecutionSpace>
+void check_against_reference(int nx, int ny, int steps, const std::vector<T>& initial) {
+  const auto reference = loopnest::diffusion_reference<T>(nx, ny, steps, initial);
+  const auto results   = run_all<T, ExecutionSpace>(nx, ny, steps, initial);
+  const auto p         = loopnest::precision_of<T>();
+  const std::string where =
+      std::to_string(nx) + "x" + std::to_string(ny) + ", " + std::to_string(steps) + " steps";
+  ASSERT_EQ(results.size(), std::size(loopnest::diffusion_variants));
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    const std::string variant = loopnest::name(loopnest::diffusion_variants[r]);
+    const auto c = loopnest::compare_fields(results[r].data(), reference.data(), reference.size(),
+                                            loopnest::default_tolerance(p, p));
+    EXPECT_EQ(c.failures, 0) << variant << " " << where << ": max |c - r| = " << c.max_abs;
+    EXPECT_TRUE(loopnest::bitwise_equal(results[r].data(), results[0].data(), results[0].size()))
+        << variant << " differs from baseline, " << where;
+  }
+}
+
+template <class T>
+std::vector<T> random_field(int nx, int ny, unsigned seed) {
+  std::mt19937 gen(seed);
+  // Small enough that the mass stays in [0, 1] on every grid of the tests.
+  std::uniform_real_distribution<double> dist(0.0, 1.0 / (nx * ny));
+  std::vector<T> u(static_cast<std::size_t>(nx) * ny);
+  for (auto& x : u) {
+    x = static_cast<T>(dist(gen));
+  }
+  return u;
+}
+
+// One step from a random field into an output whose interior is NaN: a cell the step leaves
+// unwritten fails the comparison.
+template <class T, diffusion_variant V, class ExecutionSpace>
+void check_one_poisoned_step(int nx, int ny, unsigned seed) {
+  const auto initial = random_field<T>(nx, ny, seed);
+  loopnest::diffusion_solver<T, V, ExecutionSpace> s(ExecutionSpace(), nx, ny);
+  s.set_field(initial);
+  const auto next = s.next();
+  Kokkos::parallel_for(
+      "poison", Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>>({1, 1}, {nx - 1, ny - 1}),
+      KOKKOS_LAMBDA(int i, int j) { next(i, j) = std::numeric_limits<T>::quiet_NaN(); });
+  s.advance(1);
+  const auto got       = s.field();
+  const auto reference = loopnest::diffusion_reference<T>(nx, ny, 1, initial);
+  const auto p         = loopnest::precision_of<T>();
+  const auto c         = loopnest::compare_fields(got.data(), reference.data(), reference.size(),
+                                                  loopnest::default_tolerance(p, p));
+  EXPECT_EQ(c.failures, 0) << loopnest::name(V) << " " << nx << "x" << ny;
+}
+
+template <class T, class ExecutionSpace>
+void check_poisoned_steps() {
+  unsigned seed = 100;
+  for (const auto& [nx, ny] : grids) {
+    check_one_poisoned_step<T, diffusion_variant::baseline, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::contiguous, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::strided, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::collapse, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::flat, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::kokkos_default, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, ++seed);
+  }
+}
+
+TYPED_TEST(diffusion, every_variant_writes_every_interior_cell) {
+  check_poisoned_steps<float, TypeParam>();
+  check_poisoned_steps<double, TypeParam>();
+}
+
+template <class T, class ExecutionSpace>
+void check_initial_condition_runs() {
+  for (const auto& [nx, ny] : grids) {
+    for (const int steps : step_counts) {
+      check_against_reference<T, ExecutionSpace>(nx, ny, steps,
+                                                 loopnest::diffusion_initial_condition<T>(nx, ny));
+    }
+  }
+}
+
+TYPED_TEST(diffusion, fp64_variants_match_the_reference_and_each_other) {
+  check_initial_condition_runs<double, TypeParam>();
+}
+
+TYPED_TEST(diffusion, fp32_variants_match_the_reference_and_each_other) {
+  check_initial_condition_runs<float, TypeParam>();
+}
+
+TYPED_TEST(diffusion, random_fields_keep_their_edges_and_match_the_reference) {
+  unsigned seed = 7;
+  for (const auto& [nx, ny] : grids) {
+    const auto initial = random_field<double>(nx, ny, ++seed);
+    check_against_reference<double, TypeParam>(nx, ny, 31, initial);
+    const auto out = run<double, diffusion_variant::vectorized, TypeParam>(nx, ny, 31, initial);
+    for (int j = 0; j < ny; ++j) {
+      for (int i = 0; i < nx; ++i) {
+        if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) {
+          const auto c = static_cast<std::size_t>(i) + std::size_t(nx) * j;
+          ASSERT_EQ(out[c], initial[c]) << "edge cell (" << i << ", " << j << ")";
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(diffusion, fp32_matches_fp64_within_the_mixed_tolerance) {
+  for (const auto& [nx, ny] : grids) {
+    const auto r = run<double, diffusion_variant::collapse, TypeParam>(
+        nx, ny, 300, loopnest::diffusion_initial_condition<double>(nx, ny));
+    const auto c = run<float, diffusion_variant::vectorized, TypeParam>(
+        nx, ny, 300, loopnest::diffusion_initial_condition<float>(nx, ny));
+    const auto cmp = loopnest::compare_fields(
+        c.data(), r.data(), r.size(),
+        loopnest::default_tolerance(loopnest::precision::fp32, loopnest::precision::fp64));
+    EXPECT_EQ(cmp.failures, 0) << nx << "x" << ny << ": max |c - r| = " << cmp.max_abs;
+    EXPECT_GT(cmp.max_abs, 0.0) << "FP32 and FP64 cannot agree to the last bit here";
+  }
+}
+
+TYPED_TEST(diffusion, a_solution_diffuses_and_loses_mass_through_the_edges) {
+  loopnest::diffusion_solver<double, diffusion_variant::vectorized, TypeParam> s(TypeParam(), 9, 9);
+  s.set_initial_condition();
+  const auto before = loopnest::check_diffusion_solution(s.field(), 9, 9);
+  EXPECT_EQ(before.mass, 1.0);
+  EXPECT_EQ(before.centre, 1.0);
+  s.advance(50);
+  const auto after = loopnest::check_diffusion_solution(s.field(), 9, 9);
+  EXPECT_LT(after.centre, 0.5);
+  EXPECT_LT(after.mass, 1.0);
+  EXPECT_GT(after.mass, 0.0);
+  EXPECT_EQ(after.min, 0.0) << "the edges stay at 0";
+}
+
+TYPED_TEST(diffusion, bad_input_names_the_parameter) {
+  using solver = loopnest::diffusion_solver<float, diffusion_variant::flat, TypeParam>;
+  expect_mentions(error_of([] { solver(TypeParam(), 2, 10); }), "nx = 2");
+  expect_mentions(error_of([] { solver(TypeParam(), 10, -1); }), "ny = -1");
+  expect_mentions(error_of([] { solver(TypeParam(), 10, 10, 0.3f); }), "alpha = 0.3");
+  expect_mentions(error_of([] { solver(TypeParam(), 100000, 100000); }), "exceeds");
+  solver s(TypeParam(), 6, 5);
+  expect_mentions(error_of([&] { s.advance(-2); }), "steps = -2");
+  expect_mentions(error_of([&] { s.set_field(std::vector<float>(29)); }), "values has 29");
+  expect_mentions(error_of([] { loopnest::diffusion_reference<double>(5, 5, 1, {1.0}); }),
+                  "initial has 1 values");
+}
+
+TEST(diffusion_variants, names_round_trip_and_unknown_names_are_listed) {
+  for (const auto v : loopnest::diffusion_variants) {
+    EXPECT_EQ(loopnest::parse_diffusion_variant(loopnest::name(v)), v);
+  }
+  const auto msg = error_of([] { loopnest::parse_diffusion_variant("fastest"); });
+  expect_mentions(msg, "'fastest'");
+  expect_mentions(msg, "vectorized");
+}
+
+TEST(diffusion_checks, a_solution_that_is_not_physical_is_an_error) {
+  auto u = loopnest::diffusion_initial_condition<double>(5, 5);
+  u[7]   = std::numeric_limits<double>::quiet_NaN();
+  expect_mentions(
+      error_of<std::runtime_error>([&] { loopnest::check_diffusion_solution(u, 5, 5); }),
+      "cell (2, 1) = nan is not finite");
+  u[7] = -1e-3;
+  expect_mentions(
+      error_of<std::runtime_error>([&] { loopnest::check_diffusion_solution(u, 5, 5); }),
+      "outside [0, 1]");
+  u[7] = 0.5;
+  expect_mentions(
+      error_of<std::runtime_error>([&] { loopnest::check_diffusion_solution(u, 5, 5); }),
+      "mass = 1.5");
+  expect_mentions(error_of([&] { loopnest::check_diffusion_solution(u, 5, 4); }), "has 25 values");
+}
+
+}  // namespace
