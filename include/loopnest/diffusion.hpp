@@ -280,53 +280,66 @@ void diffusion_step_schedule(const ExecutionSpace& exec, const diffusion_step_ar
       label);
 }
 
-// Each work item: one 16-byte strip along i and diffusion_rows_per_thread rows along j. All
-// loads go through load_read_only, so the compiler may issue the next row's loads before the
-// current row's store: with one 4-byte load in flight per thread FP32 cannot saturate HBM.
-// Lanes on an edge or in the row padding write back their own value.
+// Rows rows of one strip, starting at row j0: every load first (the strips of rows j0 - 1 to
+// j0 + Rows and the cells left and right of each row), then every update and store. Loads are
+// read-only, so they never wait for a store and a thread keeps Rows + 2 vector loads in flight:
+// one 4-byte load in flight per thread cannot saturate HBM. Lanes on an edge or in the row
+// padding write back their own value.
+template <int Rows, class T>
+KOKKOS_FORCEINLINE_FUNCTION void diffusion_strip_rows(const T* in, T* out, std::size_t pitch,
+                                                      int i0, int j0, int nx, T alpha) {
+  using strip         = diffusion_strip<T>;
+  constexpr int w     = strip::width;
+  const bool has_left = i0 > 0, has_right = i0 + w < static_cast<int>(pitch);
+  strip s[Rows + 2];
+  T left[Rows], right[Rows];
+  for (int r = 0; r < Rows + 2; ++r) {
+    s[r] = load_read_only(*reinterpret_cast<const strip*>(in + pitch * (j0 - 1 + r) + i0));
+  }
+  for (int r = 0; r < Rows; ++r) {
+    const T* row = in + pitch * (j0 + r) + i0;
+    left[r]      = has_left ? load_read_only(row[-1]) : T(0);
+    right[r]     = has_right ? load_read_only(row[w]) : T(0);
+  }
+  for (int r = 0; r < Rows; ++r) {
+    const strip& c = s[r + 1];
+    strip o;
+    for (int l = 0; l < w; ++l) {
+      const int i = i0 + l;
+      o.x[l]      = (i >= 1 && i <= nx - 2)
+                        ? diffusion_update(alpha, c.x[l], l == 0 ? left[r] : c.x[l - 1],
+                                      l == w - 1 ? right[r] : c.x[l + 1], s[r].x[l], s[r + 2].x[l])
+                        : c.x[l];
+    }
+    *reinterpret_cast<strip*>(out + pitch * (j0 + r) + i0) = o;
+  }
+}
+
+// Each work item: one 16-byte strip along i and diffusion_rows_per_thread rows along j (fewer in
+// the last block of rows), so each interior strip is loaded from memory once and serves three
+// rows' updates from registers.
 template <class ExecutionSpace, class T, class U, class V>
 void diffusion_step_vectorized(const ExecutionSpace& exec, const diffusion_step_args<T>& a,
                                const U& u, const V& v) {
-  using strip     = diffusion_strip<T>;
-  constexpr int w = strip::width;
+  constexpr int w = diffusion_strip<T>::width;
   constexpr int h = diffusion_rows_per_thread;
   const int nx = a.nx, ny = a.ny;
   const T alpha     = a.alpha;
-  const int pitch   = static_cast<int>(u.extent(0));
-  const int strips  = pitch / w;
+  const auto pitch  = static_cast<std::size_t>(u.extent(0));
+  const int strips  = static_cast<int>(pitch) / w;
   const int blocks  = (ny - 2 + h - 1) / h;
   T* const out      = v.data();
   const T* const in = u.data();
   for_each_cell<flat>(
       exec, box<2>{{0, 0}, {strips, blocks}},
       KOKKOS_LAMBDA(int s, int b) {
-        const int i0    = s * w;
-        const int j0    = 1 + b * h;
-        const auto at   = [=](int j) { return static_cast<std::size_t>(pitch) * j + i0; };
-        const auto load = [&](int j) {
-          return load_read_only(*reinterpret_cast<const strip*>(in + at(j)));
-        };
-        strip up = load(j0 - 1);
-        strip c  = load(j0);
-        for (int r = 0; r < h; ++r) {
-          const int j = j0 + r;
-          if (j > ny - 2) {
-            break;
+        const int i0 = s * w, j0 = 1 + b * h;
+        if (j0 + h <= ny - 1) {
+          diffusion_strip_rows<h>(in, out, pitch, i0, j0, nx, alpha);
+        } else {
+          for (int j = j0; j < ny - 1; ++j) {
+            diffusion_strip_rows<1>(in, out, pitch, i0, j, nx, alpha);
           }
-          const strip dn = load(j + 1);
-          const T left   = i0 > 0 ? load_read_only(in[at(j) - 1]) : T(0);
-          const T right  = i0 + w < pitch ? load_read_only(in[at(j) + w]) : T(0);
-          strip o;
-          for (int l = 0; l < w; ++l) {
-            const int i = i0 + l;
-            o.x[l]      = (i >= 1 && i <= nx - 2)
-                              ? diffusion_update(alpha, c.x[l], l == 0 ? left : c.x[l - 1],
-                                            l == w - 1 ? right : c.x[l + 1], up.x[l], dn.x[l])
-                              : c.x[l];
-          }
-          *reinterpret_cast<strip*>(out + at(j)) = o;
-          up                                     = c;
-          c                                      = dn;
         }
       },
       "loopnest::diffusion/vectorized");
