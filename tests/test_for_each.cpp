@@ -33,6 +33,9 @@ std::vector<loopnest::box<2>> boxes_2d() {
 // shows as a count where there must be none.
 constexpr int margin = 2;
 constexpr int nvar   = 3;
+// Variable counts on both sides of the groups in which collapse3 and flat unroll the variable
+// loop: a remainder alone, whole groups, and whole groups with each size of remainder.
+constexpr int visit_nvars[] = {1, 3, 4, 5, 7, 8, 11};
 
 template <class ExecutionSpace, int Rank>
 using count_view = Kokkos::View<int****, Kokkos::LayoutLeft, typename ExecutionSpace::memory_space>;
@@ -80,14 +83,18 @@ void count_visits_3d(const ExecutionSpace& exec, const loopnest::box<3>& b) {
       exec, b, KOKKOS_LAMBDA(int i, int j, int k) {
         Kokkos::atomic_add(&cells(i - lo0, j - lo1, k - lo2, 0), 1);
       });
-  auto pairs = make_counts<ExecutionSpace>(b, nvar);
-  loopnest::for_each_cell_var<Schedule>(
-      exec, b, nvar, KOKKOS_LAMBDA(int i, int j, int k, int v) {
-        Kokkos::atomic_add(&pairs(i - lo0, j - lo1, k - lo2, v), 1);
-      });
   exec.fence();
   expect_visited_once<ExecutionSpace, 3>(cells, b, describe<Schedule>("for_each_cell", 3));
-  expect_visited_once<ExecutionSpace, 3>(pairs, b, describe<Schedule>("for_each_cell_var", 3));
+  for (const int nv : visit_nvars) {
+    auto pairs = make_counts<ExecutionSpace>(b, nv);
+    loopnest::for_each_cell_var<Schedule>(
+        exec, b, nv, KOKKOS_LAMBDA(int i, int j, int k, int v) {
+          Kokkos::atomic_add(&pairs(i - lo0, j - lo1, k - lo2, v), 1);
+        });
+    exec.fence();
+    expect_visited_once<ExecutionSpace, 3>(
+        pairs, b, describe<Schedule>("for_each_cell_var, nvar " + std::to_string(nv) + ",", 3));
+  }
 }
 
 template <class Schedule, class ExecutionSpace>
@@ -97,14 +104,18 @@ void count_visits_2d(const ExecutionSpace& exec, const loopnest::box<2>& b) {
   loopnest::for_each_cell<Schedule>(
       exec, b,
       KOKKOS_LAMBDA(int i, int j) { Kokkos::atomic_add(&cells(i - lo0, j - lo1, 0, 0), 1); });
-  auto pairs = make_counts<ExecutionSpace>(b, nvar);
-  loopnest::for_each_cell_var<Schedule>(
-      exec, b, nvar, KOKKOS_LAMBDA(int i, int j, int v) {
-        Kokkos::atomic_add(&pairs(i - lo0, j - lo1, 0, v), 1);
-      });
   exec.fence();
   expect_visited_once<ExecutionSpace, 2>(cells, b, describe<Schedule>("for_each_cell", 2));
-  expect_visited_once<ExecutionSpace, 2>(pairs, b, describe<Schedule>("for_each_cell_var", 2));
+  for (const int nv : visit_nvars) {
+    auto pairs = make_counts<ExecutionSpace>(b, nv);
+    loopnest::for_each_cell_var<Schedule>(
+        exec, b, nv, KOKKOS_LAMBDA(int i, int j, int v) {
+          Kokkos::atomic_add(&pairs(i - lo0, j - lo1, 0, v), 1);
+        });
+    exec.fence();
+    expect_visited_once<ExecutionSpace, 2>(
+        pairs, b, describe<Schedule>("for_each_cell_var, nvar " + std::to_string(nv) + ",", 2));
+  }
 }
 
 template <class ExecutionSpace, class... Schedules>

@@ -14,6 +14,9 @@ struct alignas(16) quad {
 struct alignas(8) pair {
   int a, b;
 };
+struct pointer_entry {
+  const double* p;
+};
 
 template <class ExecutionSpace>
 class read_only : public ::testing::Test {};
@@ -31,8 +34,13 @@ void read_in_kernel(int n) {
   Kokkos::View<short*, memory_space> s("s", n), s_out("s_out", n);
   Kokkos::View<quad*, memory_space> q("q", n), q_out("q_out", n);
   Kokkos::View<pair*, memory_space> p("p", n), p_out("p_out", n);
+  // A table of field pointers in device memory, as field_set keeps it.
+  Kokkos::View<pointer_entry*, memory_space> table("table", 1);
   Kokkos::parallel_for(
       "fill", Kokkos::RangePolicy<ExecutionSpace>(0, n), KOKKOS_LAMBDA(int i) {
+        if (i == 0) {
+          table(0).p = d.data();
+        }
         d(i) = 0.5 * i - 3.0;
         f(i) = 0.25f * static_cast<float>(i) + 1.0f;
         l(i) = (std::int64_t(1) << 40) + 7 * i;
@@ -42,7 +50,7 @@ void read_in_kernel(int n) {
       });
   Kokkos::parallel_for(
       "read", Kokkos::RangePolicy<ExecutionSpace>(0, n), KOKKOS_LAMBDA(int i) {
-        const double* base = loopnest::load_read_only(d.data());
+        const double* base = loopnest::load_read_only(table(0).p);
         d_out(i)           = loopnest::load_read_only(base[n - 1 - i]);
         f_out(i)           = loopnest::load_read_only(f(i));
         l_out(i)           = loopnest::load_read_only(l(i));

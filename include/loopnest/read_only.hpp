@@ -28,6 +28,9 @@ struct has_ldg
                     std::is_same<T, long long>::value ||
                     std::is_same<T, unsigned long long>::value> {};
 
+template <class T>
+struct always_false : std::false_type {};
+
 template <class T, class W>
 KOKKOS_FORCEINLINE_FUNCTION T bit_cast_to(const W& w) {
   static_assert(sizeof(T) == sizeof(W), "a bit cast keeps the size");
@@ -57,6 +60,16 @@ KOKKOS_FORCEINLINE_FUNCTION T load_read_only(const T& x) {
 #else
   return x;
 #endif
+}
+
+// A temporary has no address in global memory to load from (on CUDA, a non-coherent load from
+// a local address faults).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T load_read_only(const T&& x) {
+  static_assert(Impl::always_false<T>::value,
+                "loopnest::load_read_only: the argument must be an element of memory (a View "
+                "element, an array entry), not a temporary such as a function's return value.");
+  return x;
 }
 
 }  // namespace loopnest
