@@ -88,9 +88,9 @@ double step_bytes(int n) {
 }
 
 template <class T, diffusion_variant V>
-void bm_variant(benchmark::State& state, int n) {
+void bm_variant(benchmark::State& state, int n, const loopnest::tile& t) {
   const auto& p = problem<T>::get(n);
-  loopnest::diffusion_solver<T, V, exec_space> solver(exec_space(), n, n);
+  loopnest::diffusion_solver<T, V, exec_space> solver(exec_space(), n, n, T(0.1), t);
   solver.set_field(p.initial);
   poison_interior<T>(solver.next(), n);
   solver.advance(1);
@@ -166,12 +166,13 @@ const char* precision_name() {
 }
 
 template <class T, diffusion_variant V>
-void register_variant(int n) {
-  const std::string name = std::string("diffusion/step/") + loopnest::name(V) + "/" +
+void register_variant(int n, const loopnest::tile& t = loopnest::tile{}) {
+  const std::string name = std::string("diffusion/step/") + loopnest::name(V) +
+                           (t.is_default() ? "" : "-tile" + t.to_string()) + "/" +
                            (V == diffusion_variant::strided ? "strided" : "contiguous") + "/" +
                            precision_name<T>() + "/" + std::to_string(n) + "x" + std::to_string(n);
-  benchmark::RegisterBenchmark(name.c_str(), [n](benchmark::State& s) {
-    bm_variant<T, V>(s, n);
+  benchmark::RegisterBenchmark(name.c_str(), [n, t](benchmark::State& s) {
+    bm_variant<T, V>(s, n, t);
   })->UseRealTime();
 }
 
@@ -185,6 +186,13 @@ void register_precision() {
     register_variant<T, diffusion_variant::flat>(n);
     register_variant<T, diffusion_variant::kokkos_default>(n);
     register_variant<T, diffusion_variant::vectorized>(n);
+    if (n >= 8192) {
+      // collapse with explicit tiles beside loopnest's own pick, at the sizes of the targets.
+      for (const auto& t : {loopnest::tile{32, 8}, loopnest::tile{64, 4}, loopnest::tile{128, 2},
+                            loopnest::tile{256, 1}, loopnest::tile{32, 16}}) {
+        register_variant<T, diffusion_variant::collapse>(n, t);
+      }
+    }
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
     const std::string peer = std::string("peer/diffusion/cuda/contiguous/") + precision_name<T>() +
                              "/" + std::to_string(n) + "x" + std::to_string(n);

@@ -4,14 +4,19 @@
 One table per family/kernel/precision: a row per extents, a column per schedule and mapping,
 each cell the share of the same-run copy bandwidth (pct_copy, percent). Columns: c4 = collapse4,
 c3 = collapse3, flat, kd = kokkos_default, auto = automatic; a trailing "/s" marks the strided
-mapping; "c3@TILE" is collapse3 with an explicit tile. Then per row: the speedup of collapse3 over
+mapping; "c3@TILE" is collapse3 (in the diffusion family "collapse@TILE" the collapse variant) with an
+explicit tile. Then per row: the speedup of collapse3 over
 collapse4 and over kokkos_default (contiguous), and whether automatic is within 5% of the better
 of collapse3 and collapse4. For the family `diffusion` (variants instead of schedules, and the
 hand-written peer `peer/diffusion/...` as a column "peer-<name>"), per row instead: the fastest
 loopnest variant and its speedup over the peer and over kokkos_default. Where a file holds
 repetitions, their median is used. For the family
 `fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
-(copy, three flux differences, three flux finalizes, WENO packing) per schedule.
+(copy, three flux differences, three flux finalizes, WENO packing) per schedule. The family
+`cshift` gets its own tables: per rank, precision and layout, a row per extents/dim/shift and a
+column per table strategy (dt = device_table, htc = host_table_copy, htm = host_table_managed,
+none = no_table) with device_table's speedup over host_table_copy; then per strategy and shape
+the table work of a first call, and the table work and host-device copies of a repeated one.
 
 Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
 """
@@ -27,8 +32,9 @@ SHORT = {"collapse4": "c4", "collapse3": "c3", "flat": "flat", "kokkos_default":
 
 
 def column(schedule, mapping):
-    if schedule.startswith("collapse3-tile"):
-        name = "c3@" + schedule[len("collapse3-tile"):]
+    if "-tile" in schedule:
+        base, tile = schedule.split("-tile", 1)
+        name = SHORT.get(base, base) + "@" + tile
     else:
         name = SHORT.get(schedule, schedule)
     return name + ("/s" if mapping == "strided" else "")
@@ -60,7 +66,10 @@ def load(paths):
             entries[name] = dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
                                  precision=precision, extents="/".join(parts[5:]),
                                  time=b["real_time"], pct=b.get("pct_copy", 0.0),
-                                 grind=b.get("grind_ns"), median=aggregate)
+                                 grind=b.get("grind_ns"), median=aggregate,
+                                 table_build=b.get("table_build_us"),
+                                 table_call=b.get("table_us_per_call"),
+                                 transfers=b.get("transfers_per_call"))
     return list(entries.values()), context
 
 
@@ -93,6 +102,8 @@ def main(argv):
     for r in rows:
         groups.setdefault((r["family"], r["kernel"], r["precision"]), []).append(r)
     for (family, kernel, precision), rs in groups.items():
+        if family == "cshift":
+            continue
         columns = list(OrderedDict.fromkeys(column(r["schedule"], r["mapping"]) for r in rs))
         extents = sorted(OrderedDict.fromkeys(r["extents"] for r in rs), key=size_key)
         cell = {(column(r["schedule"], r["mapping"]), r["extents"]): r for r in rs}
@@ -117,6 +128,7 @@ def main(argv):
                                                  for x, h in zip(line[1:], header[1:])))
         print()
     print_grind_sums(rows, markdown)
+    print_cshift(rows, markdown)
     return 0
 
 
@@ -173,6 +185,56 @@ def print_grind_sums(rows, markdown):
         else:
             print(f"{p:<10}{e:<16}" + "".join(f"{x:>9}" for x in sums))
     print()
+
+
+CSHIFT_STRATEGIES = OrderedDict([("device_table", "dt"), ("host_table_copy", "htc"),
+                                 ("host_table_managed", "htm"), ("no_table", "none")])
+
+
+def print_rows(title, header, lines, markdown):
+    print(f"#### {title}\n" if markdown else title)
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for line in lines:
+            print("| " + " | ".join(line) + " |")
+    else:
+        for line in [header] + lines:
+            print(f"{line[0]:<28}" + "".join(f"{x:>12}" for x in line[1:]))
+    print()
+
+
+def print_cshift(rows, markdown):
+    rs = [r for r in rows if r["family"] == "cshift"]
+    groups = OrderedDict()
+    for r in rs:
+        groups.setdefault((r["kernel"], r["precision"], r["mapping"]), []).append(r)
+    for (rank, precision, layout), g in groups.items():
+        cell = {(r["schedule"], r["extents"]): r for r in g}
+        strategies = [s for s in CSHIFT_STRATEGIES if any(r["schedule"] == s for r in g)]
+        lines = []
+        for e in sorted(OrderedDict.fromkeys(r["extents"] for r in g), key=lambda e: (size_key(e), e)):
+            dt, htc = cell.get(("device_table", e)), cell.get(("host_table_copy", e))
+            lines.append([e] + [f"{cell[(s, e)]['pct']:.1f}" if (s, e) in cell else "-"
+                                for s in strategies]
+                         + [f"{htc['time'] / dt['time']:.2f}" if dt and htc else "-"])
+        print_rows(f"cshift/{rank} {precision} {layout}: pct_copy",
+                   ["extents/dim/shift"] + [CSHIFT_STRATEGIES[s] for s in strategies] + ["htc/dt"],
+                   lines, markdown)
+    work = OrderedDict()
+    for r in rs:
+        key = (r["schedule"], r["kernel"], r["precision"], r["extents"].split("/")[0])
+        work.setdefault(key, []).append(r)
+    lines = []
+    for (strategy, rank, precision, shape), g in work.items():
+        mean = lambda k: sum(r[k] or 0.0 for r in g) / len(g)
+        lines.append([f"{CSHIFT_STRATEGIES.get(strategy, strategy)} {precision} {shape}",
+                      f"{mean('table_build'):.1f}", f"{mean('table_call'):.2f}",
+                      f"{mean('transfers'):.2f}"])
+    if lines:
+        print_rows("cshift: table work (mean over layouts, dims and shifts)",
+                   ["strategy precision extents", "first_us", "us/call", "copies/call"], lines,
+                   markdown)
 
 
 if __name__ == "__main__":

@@ -153,6 +153,23 @@ TYPED_TEST(diffusion, random_fields_keep_their_edges_and_match_the_reference) {
   }
 }
 
+TYPED_TEST(diffusion, collapse_tiles_change_no_bit) {
+  const int nx = 37, ny = 29;
+  const auto initial = random_field<double>(nx, ny, 3);
+  std::vector<double> first;
+  for (const auto& t : {loopnest::tile{}, loopnest::tile{8, 4}, loopnest::tile{1, 16}}) {
+    loopnest::diffusion_solver<double, diffusion_variant::collapse, TypeParam> s(TypeParam(), nx,
+                                                                                 ny, 0.1, t);
+    s.set_field(initial);
+    s.advance(9);
+    const auto u = s.field();
+    if (first.empty()) {
+      first = u;
+    }
+    EXPECT_TRUE(loopnest::bitwise_equal(u.data(), first.data(), u.size())) << t.to_string();
+  }
+}
+
 TYPED_TEST(diffusion, fp32_matches_fp64_within_the_mixed_tolerance) {
   for (const auto& [nx, ny] : grids) {
     const auto r = run<double, diffusion_variant::collapse, TypeParam>(
@@ -187,6 +204,15 @@ TYPED_TEST(diffusion, bad_input_names_the_parameter) {
   expect_mentions(error_of([] { solver(TypeParam(), 10, -1); }), "ny = -1");
   expect_mentions(error_of([] { solver(TypeParam(), 10, 10, 0.3f); }), "alpha = 0.3");
   expect_mentions(error_of([] { solver(TypeParam(), 100000, 100000); }), "exceeds");
+  expect_mentions(error_of([] {
+                    solver(TypeParam(), 10, 10, 0.1f, loopnest::tile{32, 8});
+                  }),
+                  "tile 32x8 was given to variant flat; only collapse takes a tile");
+  using collapse = loopnest::diffusion_solver<float, diffusion_variant::collapse, TypeParam>;
+  expect_mentions(error_of([] {
+                    collapse(TypeParam(), 10, 10, 0.1f, loopnest::tile{8, 4, 2});
+                  }),
+                  "tile 8x4x2 has 3 sizes");
   solver s(TypeParam(), 6, 5);
   expect_mentions(error_of([&] { s.advance(-2); }), "steps = -2");
   expect_mentions(error_of([&] { s.set_field(std::vector<float>(29)); }), "values has 29");

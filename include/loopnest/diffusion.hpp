@@ -13,6 +13,7 @@
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
 #include <loopnest/schedule.hpp>
+#include <loopnest/tile.hpp>
 
 #include <algorithm>
 #include <climits>
@@ -269,7 +270,7 @@ void diffusion_step_teams(const ExecutionSpace& exec, const diffusion_step_args<
 
 template <class Schedule, class ExecutionSpace, class T, class U, class V>
 void diffusion_step_schedule(const ExecutionSpace& exec, const diffusion_step_args<T>& a,
-                             const U& u, const V& v, const char* label) {
+                             const U& u, const V& v, const char* label, const tile& t = tile{}) {
   const T alpha = a.alpha;
   for_each_cell<Schedule>(
       exec, box<2>{{1, 1}, {a.nx - 1, a.ny - 1}},
@@ -277,7 +278,7 @@ void diffusion_step_schedule(const ExecutionSpace& exec, const diffusion_step_ar
         v(i, j) =
             diffusion_update(alpha, u(i, j), u(i - 1, j), u(i + 1, j), u(i, j - 1), u(i, j + 1));
       },
-      label);
+      label, t);
 }
 
 // Rows rows of one strip, starting at row j0: every load first (the strips of rows j0 - 1 to
@@ -360,11 +361,19 @@ class diffusion_solver {
   using view_type                            = Impl::diffusion_view<T, memory_space>;
   static constexpr diffusion_variant variant = Variant;
 
-  diffusion_solver(const ExecutionSpace& exec, int nx, int ny, T alpha = T(0.1))
-      : m_exec(exec), m_nx(nx), m_ny(ny), m_alpha(alpha) {
+  // t: an explicit (i, j) tile for the collapse variant (loopnest's per-backend pick by default).
+  diffusion_solver(const ExecutionSpace& exec, int nx, int ny, T alpha = T(0.1),
+                   const tile& t = tile{})
+      : m_exec(exec), m_nx(nx), m_ny(ny), m_alpha(alpha), m_tile(t) {
     constexpr const char* where = "loopnest::diffusion_solver";
     Impl::check_diffusion_grid(where, nx, ny);
     Impl::check_diffusion_alpha(where, alpha);
+    if (Variant == diffusion_variant::collapse) {
+      Impl::check_tile(where, exec, t, schedule_kind::collapse3, 2, "i, j");
+    } else if (!t.is_default()) {
+      Impl::throw_diffusion_error(where, "tile " + t.to_string() + " was given to variant " +
+                                             name(Variant) + "; only collapse takes a tile");
+    }
     const int pitch = Impl::diffusion_pitch<T>(nx);
     if (Impl::cell_count(pitch, ny) > static_cast<std::size_t>(INT_MAX)) {
       Impl::throw_diffusion_error(where, "a grid of " + std::to_string(nx) + " x " +
@@ -444,7 +453,8 @@ class diffusion_solver {
     } else if constexpr (Variant == diffusion_variant::strided) {
       Impl::diffusion_step_teams<false>(m_exec, a, u, v);
     } else if constexpr (Variant == diffusion_variant::collapse) {
-      Impl::diffusion_step_schedule<collapse3>(m_exec, a, u, v, "loopnest::diffusion/collapse");
+      Impl::diffusion_step_schedule<collapse3>(m_exec, a, u, v, "loopnest::diffusion/collapse",
+                                               m_tile);
     } else if constexpr (Variant == diffusion_variant::flat) {
       Impl::diffusion_step_schedule<flat>(m_exec, a, u, v, "loopnest::diffusion/flat");
     } else if constexpr (Variant == diffusion_variant::kokkos_default) {
@@ -459,6 +469,7 @@ class diffusion_solver {
   ExecutionSpace m_exec;
   int m_nx, m_ny;
   T m_alpha;
+  tile m_tile;
   int m_steps = 0;
   view_type m_u, m_v;
 };
