@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -121,6 +122,26 @@ inline void time_launches(benchmark::State& state, double ideal_bytes, double ce
       Counter(100.0 * ideal_bytes / copy_bandwidth(), Counter::kIsIterationInvariantRate);
   state.counters["ns_per_cell_var"] =
       Counter(1e-9 * cell_vars, Counter::kIsIterationInvariantRate | Counter::kInvert);
+}
+
+// The one live W of a benchmark binary, built from `args` and rebuilt when `key` changes, so
+// that consecutive benchmarks of one shape share their Views; released at Kokkos::finalize,
+// which must not find Views alive.
+template <class W, class Key, class... Args>
+W& shared_workspace(const Key& key, const Args&... args) {
+  static std::unique_ptr<W> ws;
+  static Key current{};
+  static const bool released_at_finalize = [] {
+    Kokkos::push_finalize_hook([] { ws.reset(); });
+    return true;
+  }();
+  (void)released_at_finalize;
+  if (!ws || !(current == key)) {
+    ws.reset();
+    ws      = std::make_unique<W>(args...);
+    current = key;
+  }
+  return *ws;
 }
 
 // Removes --loopnest_copy_gib=X from argv (Google Benchmark refuses flags it does not know).

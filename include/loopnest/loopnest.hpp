@@ -3,6 +3,7 @@
 #define LOOPNEST_LOOPNEST_HPP
 
 #include <loopnest/box.hpp>
+#include <loopnest/cshift.hpp>
 #include <loopnest/diffusion.hpp>
 #include <loopnest/field_compare.hpp>
 #include <loopnest/field_file.hpp>

@@ -1,0 +1,341 @@
+// loopnest::cshift: the circular shift of a View along one dimension, as Fortran's CSHIFT and
+// Grid's Cshift, through a table of contiguous blocks built and cached on the device.
+#ifndef LOOPNEST_CSHIFT_HPP
+#define LOOPNEST_CSHIFT_HPP
+
+#include <loopnest/cshift_table.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/read_only.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace loopnest {
+namespace Impl {
+
+// cshift moves an element as the machine words it is made of: the widest word that divides
+// the element and its alignment, so that adjacent threads move adjacent words even for a
+// 192-byte spinor, and a double or a 16-byte complex is one load and one store.
+struct alignas(16) word16 {
+  std::uint64_t lo, hi;
+};
+template <std::size_t Bytes>
+using word_of_t = std::conditional_t<
+    Bytes == 16, word16,
+    std::conditional_t<
+        Bytes == 8, std::uint64_t,
+        std::conditional_t<Bytes == 4, std::uint32_t,
+                           std::conditional_t<Bytes == 2, std::uint16_t, std::uint8_t>>>>;
+template <class T>
+constexpr std::size_t word_bytes() {
+  std::size_t bytes = 16;
+  while (bytes > 1 && (sizeof(T) % bytes != 0 || alignof(T) < bytes)) {
+    bytes /= 2;
+  }
+  return bytes;
+}
+template <class T>
+using word_t = word_of_t<word_bytes<T>()>;
+
+// Words each thread loads before it stores any: 64 bytes in flight, 4 to 16 words.
+template <class Word>
+inline constexpr int unroll_v = sizeof(Word) >= 16  ? 4
+                                : sizeof(Word) <= 4 ? 16
+                                                    : 64 / sizeof(Word);
+
+// Entries from a table in memory (device_table, host_table_copy, host_table_managed).
+template <class Index, class View>
+struct table_entries {
+  View table;
+  KOKKOS_INLINE_FUNCTION table_entry<Index> operator()(int e) const {
+    return {static_cast<Index>(table(e, 0)), static_cast<Index>(table(e, 1))};
+  }
+};
+
+// Entries computed by each team (no_table).
+template <class Index>
+struct computed_entries {
+  Index row, shift, block;
+  KOKKOS_INLINE_FUNCTION table_entry<Index> operator()(int e) const {
+    return entry_of<Index>(e, row, shift, block);
+  }
+};
+
+// out[r][c] = in[r][(c + shift) mod row] on rows of words. A team moves one block of one row
+// (rows_per_team == 1) or several whole short rows; per word the work is an add and a
+// compare, everything else is done once per team or comes from the table. in and out do not
+// overlap (checked), so in is read-only while the kernel runs.
+template <class Word, class Index, class Entries>
+struct cshift_copy {
+  static constexpr int unroll = unroll_v<Word>;
+  Word* out;
+  const Word* in;
+  Entries entries;
+  Index rows, row, block;
+  int blocks, rows_per_team;
+
+  KOKKOS_FORCEINLINE_FUNCTION Index wrap(Index s) const { return s < row ? s : s - row; }
+
+  template <class Member>
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    if (rows_per_team > 1) {
+      copy_rows(m);
+    } else {
+      copy_block(m);
+    }
+  }
+
+  // to[u * step] = from[source(u)] for u < count (at most unroll): every load before any store,
+  // so that each thread keeps `count` loads in flight.
+  template <class Source>
+  KOKKOS_FORCEINLINE_FUNCTION static void move(int count, Word* to, Index step, const Word* from,
+                                               const Source& source) {
+    Word v[unroll] = {};
+    for (int u = 0; u < unroll; ++u) {
+      if (u < count) {
+        v[u] = load_read_only(from[source(u)]);
+      }
+    }
+    for (int u = 0; u < unroll; ++u) {
+      if (u < count) {
+        to[u * step] = v[u];
+      }
+    }
+  }
+
+  // Adjacent threads take adjacent columns, `unroll` columns a team apart at a time.
+  template <class Member>
+  KOKKOS_FUNCTION void copy_block(const Member& m) const {
+    const int r       = m.league_rank() / blocks;
+    const auto e      = entries(m.league_rank() - r * blocks);
+    const Index cols  = row - e.dest < block ? row - e.dest : block;
+    const Word* from  = in + static_cast<Index>(r) * row;
+    Word* to          = out + static_cast<Index>(r) * row + e.dest;
+    const int threads = m.team_size();
+    for (Index c = m.team_rank(); c < cols; c += unroll * threads) {
+      const int count = c + (unroll - 1) * threads < cols
+                            ? unroll
+                            : static_cast<int>((cols - c + threads - 1) / threads);
+      move(count, to + c, threads, from, [&](int u) { return wrap(e.src + c + u * threads); });
+    }
+  }
+
+  // A thread keeps one column's source offset and moves that column of `unroll` rows at a time.
+  template <class Member>
+  KOKKOS_FUNCTION void copy_rows(const Member& m) const {
+    const Index first = static_cast<Index>(m.league_rank()) * rows_per_team;
+    const int n = rows - first < rows_per_team ? static_cast<int>(rows - first) : rows_per_team;
+    const Index shift = entries(0).src;
+    const Word* from  = in + first * row;
+    Word* to          = out + first * row;
+    for (Index c = m.team_rank(); c < row; c += m.team_size()) {
+      const Index s = wrap(shift + c);
+      for (int r = 0; r < n; r += unroll) {
+        move(n - r < unroll ? n - r : unroll, to + r * row + c, row, from + r * row,
+             [&](int u) { return u * row + s; });
+      }
+    }
+  }
+};
+
+// Teams and blocks for `rows` rows of `row` words on ExecutionSpace.
+struct copy_plan {
+  table_shape shape;
+  std::int64_t rows;
+  int team_size;
+  int rows_per_team;
+  std::int64_t league;
+};
+
+template <class Word, class ExecutionSpace>
+copy_plan plan_copy(std::int64_t rows, std::int64_t row, std::int64_t shift) {
+  using traits         = cshift_traits<ExecutionSpace>;
+  const std::int64_t g = traits::team_granularity;
+  const int team_size =
+      static_cast<int>(std::min<std::int64_t>(traits::team_size, (row + g - 1) / g * g));
+  const std::int64_t block    = std::int64_t(team_size) * unroll_v<Word> * traits::passes;
+  const std::int64_t per_team = std::min(block / row, rows);
+  copy_plan p{{row, shift, block}, rows, team_size, 1, 0};
+  if (per_team > 1) {
+    p.rows_per_team = static_cast<int>(per_team);
+    p.league        = (rows + per_team - 1) / per_team;
+  } else {
+    p.league = rows * p.shape.blocks();
+  }
+  return p;
+}
+
+template <class Word, class Index, class ExecutionSpace, class Entries>
+void launch_copy(const ExecutionSpace& exec, Word* out, const Word* in, const Entries& entries,
+                 const copy_plan& p) {
+  Kokkos::parallel_for(
+      "loopnest::cshift",
+      Kokkos::TeamPolicy<ExecutionSpace>(exec, static_cast<int>(p.league), p.team_size),
+      cshift_copy<Word, Index, Entries>{
+          out, in, entries, static_cast<Index>(p.rows), static_cast<Index>(p.shape.row),
+          static_cast<Index>(p.shape.block), static_cast<int>(p.shape.blocks()), p.rows_per_team});
+}
+
+template <class Word, class Index, class ExecutionSpace>
+void copy_with(const ExecutionSpace& exec, cshift_strategy strategy, Word* out, const Word* in,
+               const copy_plan& p) {
+  switch (strategy) {
+    case cshift_strategy::device_table: {
+      const auto t = device_table(exec, p.shape);
+      launch_copy<Word, Index>(exec, out, in, table_entries<Index, decltype(t)>{t}, p);
+      break;
+    }
+    case cshift_strategy::host_table_copy: {
+      const auto t = host_copied_table(exec, p.shape);
+      launch_copy<Word, Index>(exec, out, in, table_entries<Index, decltype(t)>{t}, p);
+      break;
+    }
+    case cshift_strategy::host_table_managed:
+      if constexpr (has_managed_memory_v<ExecutionSpace>) {
+        const auto t = host_managed_table(exec, p.shape);
+        launch_copy<Word, Index>(exec, out, in, table_entries<Index, decltype(t)>{t}, p);
+      }
+      break;
+    default:
+      launch_copy<Word, Index>(exec, out, in,
+                               computed_entries<Index>{static_cast<Index>(p.shape.row),
+                                                       static_cast<Index>(p.shape.shift),
+                                                       static_cast<Index>(p.shape.block)},
+                               p);
+  }
+}
+
+[[noreturn]] inline void throw_cshift_error(const std::string& why) {
+  throw std::invalid_argument("loopnest::cshift: " + why);
+}
+
+template <class View>
+std::string extents_text(const View& v) {
+  std::string s;
+  for (int d = 0; d < static_cast<int>(View::rank); ++d) {
+    s += (d ? "x" : "") + std::to_string(v.extent(d));
+  }
+  return s;
+}
+
+template <class ExecutionSpace, class Out, class In>
+void check_cshift(const Out& out, const In& in, int dim, cshift_strategy strategy) {
+  constexpr int rank = static_cast<int>(Out::rank);
+  if (dim < 0 || dim >= rank) {
+    throw_cshift_error("dim = " + std::to_string(dim) + " but the views have rank " +
+                       std::to_string(rank) + " (dim counts from 0)");
+  }
+  for (int d = 0; d < rank; ++d) {
+    if (out.extent(d) != in.extent(d)) {
+      throw_cshift_error("out and in have different extents: out is " + extents_text(out) +
+                         " but in is " + extents_text(in));
+    }
+  }
+  const auto check_contiguous = [](const char* name, const auto& v) {
+    if (!v.span_is_contiguous()) {
+      throw_cshift_error(std::string(name) + " is not contiguous (" + std::to_string(v.size()) +
+                         " elements over a span of " + std::to_string(v.span()) +
+                         "); cshift needs contiguous views");
+    }
+  };
+  check_contiguous("out", out);
+  check_contiguous("in", in);
+  const auto* out_begin   = reinterpret_cast<const char*>(out.data());
+  const auto* in_begin    = reinterpret_cast<const char*>(in.data());
+  const std::size_t bytes = out.span() * sizeof(typename Out::value_type);
+  if (bytes > 0 && out_begin < in_begin + bytes && in_begin < out_begin + bytes) {
+    throw_cshift_error(
+        "out aliases in (their memory overlaps); the result needs a view of its "
+        "own");
+  }
+  if (!cshift_strategy_available<ExecutionSpace>(strategy)) {
+    throw_cshift_error(std::string("strategy ") + name(strategy) + " needs managed memory, which " +
+                       ExecutionSpace::name() + " does not have");
+  }
+}
+
+}  // namespace Impl
+
+// out(x) = in(x + shift * e_dim) with periodic wrap along dimension `dim` (0-based): shift 1
+// on [1, 2, 3, 4, 5] gives [2, 3, 4, 5, 1], as Fortran's CSHIFT and Grid's Cshift; any shift,
+// negative or beyond the extent. out and in: contiguous Views of rank 1 to 4, the same
+// extents, layout (LayoutLeft or LayoutRight) and trivially copyable element type, in memory
+// exec can reach, out not overlapping in. The copy runs on exec, asynchronously; its offset
+// table comes from `strategy` (see cshift_strategy; device_table builds it once per shape and
+// caches it, see cshift_cache_clear). Throws std::invalid_argument, before anything is
+// launched or written, for a dim outside the rank, different extents, a non-contiguous view,
+// overlapping views and a strategy the backend lacks.
+template <class ExecutionSpace, class Out, class In>
+void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, std::int64_t shift,
+            cshift_strategy strategy = cshift_strategy::device_table) {
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::cshift: the first argument must be a Kokkos execution space instance, "
+                "such as Kokkos::DefaultExecutionSpace().");
+  static_assert(Kokkos::is_view<Out>::value && Kokkos::is_view<In>::value,
+                "loopnest::cshift: out and in must be Kokkos::Views.");
+  static_assert(static_cast<int>(Out::rank) == static_cast<int>(In::rank),
+                "loopnest::cshift: out and in must have the same rank.");
+  static_assert(Out::rank >= 1 && Out::rank <= 4,
+                "loopnest::cshift: the views must have rank 1 to 4.");
+  static_assert(
+      std::is_same<typename Out::non_const_value_type, typename In::non_const_value_type>::value,
+      "loopnest::cshift: out and in must have the same element type.");
+  static_assert(!std::is_const<typename Out::value_type>::value,
+                "loopnest::cshift: out must not have a const element type; it is written.");
+  static_assert(std::is_trivially_copyable<typename Out::value_type>::value,
+                "loopnest::cshift: the element type must be trivially copyable; cshift moves "
+                "its bytes.");
+  static_assert(std::is_same<typename Out::array_layout, typename In::array_layout>::value,
+                "loopnest::cshift: out and in must have the same layout.");
+  static_assert(std::is_same<typename Out::array_layout, Kokkos::LayoutLeft>::value ||
+                    std::is_same<typename Out::array_layout, Kokkos::LayoutRight>::value,
+                "loopnest::cshift: the views must be LayoutLeft or LayoutRight.");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecutionSpace, typename Out::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecutionSpace, typename In::memory_space>::accessible,
+      "loopnest::cshift: out and in must live in memory the execution space can access.");
+  Impl::check_cshift<ExecutionSpace>(out, in, dim, strategy);
+  if (out.size() == 0) {
+    return;
+  }
+  // In memory the views are [outer][n][inner]: a row of n * inner elements rotates by
+  // shift * inner.
+  constexpr int rank  = static_cast<int>(Out::rank);
+  constexpr bool left = std::is_same<typename Out::array_layout, Kokkos::LayoutLeft>::value;
+  std::int64_t n = 1, inner = 1, outer = 1;
+  for (int d = 0; d < rank; ++d) {
+    const auto e = static_cast<std::int64_t>(in.extent(d));
+    if (d == dim) {
+      n = e;
+    } else {
+      ((d < dim) == left ? inner : outer) *= e;
+    }
+  }
+  using value_type       = typename Out::value_type;
+  using word             = Impl::word_t<value_type>;
+  const std::int64_t per = sizeof(value_type) / sizeof(word);
+  const std::int64_t s   = (shift % n + n) % n;
+  const auto plan = Impl::plan_copy<word, ExecutionSpace>(outer, n * inner * per, s * inner * per);
+  if (plan.league > INT_MAX) {
+    Impl::throw_cshift_error("the views (" + Impl::extents_text(in) +
+                             ") need more teams than one launch takes");
+  }
+  // The views' bytes, moved as words: value_type is trivially copyable and word-aligned.
+  auto* to         = reinterpret_cast<word*>(out.data());
+  const auto* from = reinterpret_cast<const word*>(in.data());
+  // 32-bit offsets while a row and a half-wrapped source offset (< 2 rows) both fit.
+  if (outer * n * inner * per <= INT_MAX / 2) {
+    Impl::copy_with<word, int>(exec, strategy, to, from, plan);
+  } else {
+    Impl::copy_with<word, std::int64_t>(exec, strategy, to, from, plan);
+  }
+}
+
+}  // namespace loopnest
+
+#endif

@@ -1,0 +1,363 @@
+// The (destination, source) offset tables behind loopnest::cshift, where each strategy gets
+// them from, and the cache that keeps the ones built on the device.
+#ifndef LOOPNEST_CSHIFT_TABLE_HPP
+#define LOOPNEST_CSHIFT_TABLE_HPP
+
+#include <loopnest/kokkos_compat.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <typeindex>
+#include <typeinfo>
+#include <utility>
+
+namespace loopnest {
+
+// Where cshift's offset table comes from. device_table: built by a device kernel once per
+// table shape and cached in device memory. host_table_copy: filled on the host and copied to
+// the device on every call (Grid today). host_table_managed: filled on the host in managed
+// memory on every call (Grid before its PR 421); only on backends with managed memory.
+// no_table: every team computes its offsets itself.
+enum class cshift_strategy { device_table, host_table_copy, host_table_managed, no_table };
+
+inline const char* name(cshift_strategy s) {
+  switch (s) {
+    case cshift_strategy::device_table:
+      return "device_table";
+    case cshift_strategy::host_table_copy:
+      return "host_table_copy";
+    case cshift_strategy::host_table_managed:
+      return "host_table_managed";
+    default:
+      return "no_table";
+  }
+}
+
+// The Kokkos profiling region around all table work: a device build and its fence, a host
+// fill and its copy. Profiling tools (and loopnest's benchmark) time the tables through it.
+inline constexpr const char* cshift_table_region = "loopnest::cshift_table";
+
+namespace Impl {
+
+// Per-backend choices for cshift. Host backends: one thread per team, which walks its block
+// in order; 64 passes of 64 bytes keep the block (16 KiB) in L1 and the teams few.
+template <class ExecutionSpace>
+struct cshift_traits {
+  using managed_space                   = void;
+  static constexpr int team_size        = 1;
+  static constexpr int team_granularity = 1;
+  static constexpr int passes           = 64;
+};
+
+// GPU backends: 256 threads per team, each with 64 bytes in flight in one pass. A row shorter
+// than the team gets a team of whole warps just covering it, so that no warp idles.
+template <int Warp>
+struct gpu_cshift_traits {
+  static constexpr int team_size        = 256;
+  static constexpr int team_granularity = Warp;
+  static constexpr int passes           = 1;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct cshift_traits<Kokkos::Cuda> : gpu_cshift_traits<32> {
+  using managed_space = Kokkos::CudaUVMSpace;
+};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct cshift_traits<Kokkos::HIP> : gpu_cshift_traits<64> {
+  using managed_space = Kokkos::HIPManagedSpace;
+};
+#endif
+
+template <class ExecutionSpace>
+inline constexpr bool has_managed_memory_v =
+    !std::is_void<typename cshift_traits<ExecutionSpace>::managed_space>::value;
+
+// A cshift seen as rows of machine words: out[r][c] = in[r][(c + shift) mod row] for every
+// row r. Each row is cut into blocks of `block` words (the last one may be shorter), one
+// table entry per block; the entries are the same for every row apart from the row's base.
+struct table_shape {
+  std::int64_t row;
+  std::int64_t shift;
+  std::int64_t block;
+  std::int64_t blocks() const { return (row + block - 1) / block; }
+};
+
+template <class Index>
+struct table_entry {
+  Index dest;
+  Index src;
+};
+
+// Entry e of a row: where block e starts in out, and where its first word comes from in.
+template <class Index>
+KOKKOS_INLINE_FUNCTION table_entry<Index> entry_of(Index e, Index row, Index shift, Index block) {
+  const Index dest = e * block;
+  const Index src  = dest + shift;
+  return {dest, src < row ? src : src - row};
+}
+
+// Entry e as (dest, src), the pair adjacent in memory so a team reads it in one load.
+template <class MemorySpace>
+using table_view = Kokkos::View<std::int64_t* [2], Kokkos::LayoutRight, MemorySpace>;
+
+template <class View>
+void fill_on_host(const View& table, const table_shape& s) {
+  for (std::int64_t e = 0; e < s.blocks(); ++e) {
+    const auto entry = entry_of(e, s.row, s.shift, s.block);
+    table(e, 0)      = entry.dest;
+    table(e, 1)      = entry.src;
+  }
+}
+
+template <class ExecutionSpace>
+void fill_on_device(const ExecutionSpace& exec,
+                    const table_view<typename ExecutionSpace::memory_space>& table,
+                    const table_shape& s) {
+  const std::int64_t row = s.row, shift = s.shift, block = s.block;
+  Kokkos::parallel_for(
+      cshift_table_region,
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, s.blocks()),
+      KOKKOS_LAMBDA(std::int64_t e) {
+        const auto entry = entry_of(e, row, shift, block);
+        table(e, 0)      = entry.dest;
+        table(e, 1)      = entry.src;
+      });
+}
+
+struct cached_tables {
+  virtual ~cached_tables() = default;
+};
+
+// The tables one (execution space, strategy, shape) holds; a strategy allocates only its own.
+template <class ExecutionSpace>
+struct space_tables : cached_tables {
+  using managed_space =
+      std::conditional_t<has_managed_memory_v<ExecutionSpace>,
+                         typename cshift_traits<ExecutionSpace>::managed_space, Kokkos::HostSpace>;
+  using managed_view = table_view<managed_space>;
+  table_view<typename ExecutionSpace::memory_space> device;
+  table_view<Kokkos::HostSpace> host;
+  managed_view managed;
+
+  std::size_t bytes() const {
+    return sizeof(std::int64_t) * 2 * (device.extent(0) + host.extent(0) + managed.extent(0));
+  }
+};
+
+struct table_key {
+  std::type_index space;
+  cshift_strategy strategy;
+  std::int64_t row, shift, block;
+  bool operator<(const table_key& o) const {
+    return std::tie(space, strategy, row, shift, block) <
+           std::tie(o.space, o.strategy, o.row, o.shift, o.block);
+  }
+};
+
+// Least recently used tables first out, bounded in bytes. One mutex covers a lookup and the
+// table work that follows it, so concurrent callers never fill one table at the same time.
+class table_cache {
+ public:
+  static table_cache& instance() {
+    static table_cache cache;
+    return cache;
+  }
+
+  // f(cache) under the cache's lock.
+  template <class F>
+  static decltype(auto) locked(const F& f) {
+    auto& cache = instance();
+    const std::lock_guard<std::mutex> lock(cache.m_mutex);
+    return f(cache);
+  }
+
+  template <class Tables>
+  std::shared_ptr<Tables> find(const table_key& key) {
+    const auto it = m_index.find(key);
+    if (it == m_index.end()) {
+      return nullptr;
+    }
+    m_lru.splice(m_lru.begin(), m_lru, it->second);
+    return std::static_pointer_cast<Tables>(it->second->tables);
+  }
+
+  // Keeps the tables unless they alone exceed the limit; the caller's pointer stays valid
+  // either way.
+  void insert(const table_key& key, std::shared_ptr<cached_tables> tables, std::size_t bytes) {
+    if (!m_released_at_finalize) {
+      // Kokkos must not free device memory after finalize, and the cache lives until exit.
+      Kokkos::push_finalize_hook([] {
+        locked([](table_cache& cache) {
+          cache.drop_all();
+          cache.m_released_at_finalize = false;
+        });
+      });
+      m_released_at_finalize = true;
+    }
+    m_lru.push_front({key, std::move(tables), bytes});
+    m_index[key] = m_lru.begin();
+    m_bytes += bytes;
+    evict();
+  }
+
+  void drop_all() {
+    m_lru.clear();
+    m_index.clear();
+    m_bytes = 0;
+  }
+
+  void set_limit(std::size_t bytes) {
+    m_limit = bytes;
+    evict();
+  }
+  std::size_t limit() const { return m_limit; }
+  std::size_t bytes() const { return m_bytes; }
+  std::size_t tables() const { return m_lru.size(); }
+
+ private:
+  struct entry {
+    table_key key;
+    std::shared_ptr<cached_tables> tables;
+    std::size_t bytes;
+  };
+
+  void evict() {
+    while (m_bytes > m_limit && !m_lru.empty()) {
+      m_bytes -= m_lru.back().bytes;
+      m_index.erase(m_lru.back().key);
+      m_lru.pop_back();
+    }
+  }
+
+  std::mutex m_mutex;
+  std::list<entry> m_lru;
+  std::map<table_key, std::list<entry>::iterator> m_index;
+  std::size_t m_bytes         = 0;
+  std::size_t m_limit         = std::size_t(64) << 20;
+  bool m_released_at_finalize = false;
+};
+
+// The tables of (exec's space, strategy, shape): from the cache, or allocated by `allocate` and
+// cached. `work` fills them, inside the profiling region and under the cache's lock so that
+// concurrent callers never fill one table at once: on every call, or only when just allocated.
+template <class ExecutionSpace, class Allocate, class Work>
+std::shared_ptr<space_tables<ExecutionSpace>> tables_for(cshift_strategy strategy,
+                                                         const table_shape& shape,
+                                                         bool work_every_call,
+                                                         const Allocate& allocate,
+                                                         const Work& work) {
+  using tables = space_tables<ExecutionSpace>;
+  return table_cache::locked([&](table_cache& cache) {
+    const table_key key{typeid(ExecutionSpace), strategy, shape.row, shape.shift, shape.block};
+    auto found            = cache.find<tables>(key);
+    const bool new_tables = found == nullptr;
+    if (new_tables) {
+      found = std::make_shared<tables>();
+      allocate(*found);
+    }
+    if (new_tables || work_every_call) {
+      Kokkos::Profiling::pushRegion(cshift_table_region);
+      work(*found);
+      Kokkos::Profiling::popRegion();
+    }
+    if (new_tables) {
+      cache.insert(key, found, found->bytes());
+    }
+    return found;
+  });
+}
+
+template <class View>
+View allocate_table(const table_shape& shape) {
+  return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(cshift_table_region)),
+              shape.blocks());
+}
+
+// Built by a device kernel on the first call for a shape, then reused: no host work and no
+// copy. The fence lets other execution space instances use the table at once.
+template <class ExecutionSpace>
+table_view<typename ExecutionSpace::memory_space> device_table(const ExecutionSpace& exec,
+                                                               const table_shape& shape) {
+  using tables = space_tables<ExecutionSpace>;
+  return tables_for<ExecutionSpace>(
+             cshift_strategy::device_table, shape, false,
+             [&](tables& t) { t.device = allocate_table<decltype(t.device)>(shape); },
+             [&](tables& t) {
+               fill_on_device(exec, t.device, shape);
+               exec.fence();
+             })
+      ->device;
+}
+
+// Filled on the host and copied on every call, ordered after earlier launches on exec.
+template <class ExecutionSpace>
+table_view<typename ExecutionSpace::memory_space> host_copied_table(const ExecutionSpace& exec,
+                                                                    const table_shape& shape) {
+  using tables = space_tables<ExecutionSpace>;
+  return tables_for<ExecutionSpace>(
+             cshift_strategy::host_table_copy, shape, true,
+             [&](tables& t) {
+               t.device = allocate_table<decltype(t.device)>(shape);
+               t.host   = allocate_table<decltype(t.host)>(shape);
+             },
+             [&](tables& t) {
+               fill_on_host(t.host, shape);
+               Kokkos::deep_copy(exec, t.device, t.host);
+             })
+      ->device;
+}
+
+// Filled on the host in managed memory on every call; the device pages it in at the next
+// launch. The host may write managed memory only while no kernel reads it, hence the fence.
+template <class ExecutionSpace>
+typename space_tables<ExecutionSpace>::managed_view host_managed_table(const ExecutionSpace& exec,
+                                                                       const table_shape& shape) {
+  using tables = space_tables<ExecutionSpace>;
+  exec.fence();
+  return tables_for<ExecutionSpace>(
+             cshift_strategy::host_table_managed, shape, true,
+             [&](tables& t) { t.managed = allocate_table<decltype(t.managed)>(shape); },
+             [&](tables& t) { fill_on_host(t.managed, shape); })
+      ->managed;
+}
+
+}  // namespace Impl
+
+// The cache of device-built cshift tables, shared by every execution space. It holds at most
+// cshift_cache_limit() bytes (64 MiB unless set), dropping the least recently used tables
+// first, and is emptied by Kokkos::finalize.
+inline void cshift_cache_clear() {
+  Impl::table_cache::locked([](auto& cache) { cache.drop_all(); });
+}
+inline void cshift_cache_set_limit(std::size_t bytes) {
+  Impl::table_cache::locked([=](auto& cache) { cache.set_limit(bytes); });
+}
+inline std::size_t cshift_cache_limit() {
+  return Impl::table_cache::locked([](const auto& cache) { return cache.limit(); });
+}
+inline std::size_t cshift_cache_bytes() {
+  return Impl::table_cache::locked([](const auto& cache) { return cache.bytes(); });
+}
+inline std::size_t cshift_cache_tables() {
+  return Impl::table_cache::locked([](const auto& cache) { return cache.tables(); });
+}
+
+// Whether `strategy` runs on ExecutionSpace: host_table_managed needs managed memory.
+template <class ExecutionSpace>
+constexpr bool cshift_strategy_available(cshift_strategy strategy) {
+  return strategy != cshift_strategy::host_table_managed ||
+         Impl::has_managed_memory_v<ExecutionSpace>;
+}
+
+}  // namespace loopnest
+
+#endif

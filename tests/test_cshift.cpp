@@ -1,0 +1,460 @@
+#include <loopnest/loopnest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "profiling_counters.hpp"
+#include "spinor.hpp"
+#include "test_errors.hpp"
+#include "test_spaces.hpp"
+
+namespace {
+
+using loopnest::cshift_strategy;
+using loopnest_test::error_of;
+using loopnest_test::expect_mentions;
+using loopnest_test::spinor;
+
+// 12 bytes in 4-byte words: an element of an odd number of words.
+struct three_floats {
+  float x, y, z;
+};
+
+template <class T, int Rank>
+struct data_type {
+  using type = typename data_type<T*, Rank - 1>::type;
+};
+template <class T>
+struct data_type<T, 0> {
+  using type = T;
+};
+
+template <class T, int Rank, class Layout, class Space>
+using view_t =
+    Kokkos::View<typename data_type<T, Rank>::type, Layout, typename Space::memory_space>;
+
+using extents = std::vector<int>;
+using index   = std::array<int, 4>;
+
+template <class View>
+View make_view(const std::string& label, const extents& e) {
+  constexpr int rank = static_cast<int>(View::rank);
+  if constexpr (rank == 1) {
+    return View(label, e[0]);
+  } else if constexpr (rank == 2) {
+    return View(label, e[0], e[1]);
+  } else if constexpr (rank == 3) {
+    return View(label, e[0], e[1], e[2]);
+  } else {
+    return View(label, e[0], e[1], e[2], e[3]);
+  }
+}
+
+template <class View>
+auto& at(const View& v, const index& x) {
+  constexpr int rank = static_cast<int>(View::rank);
+  if constexpr (rank == 1) {
+    return v(x[0]);
+  } else if constexpr (rank == 2) {
+    return v(x[0], x[1]);
+  } else if constexpr (rank == 3) {
+    return v(x[0], x[1], x[2]);
+  } else {
+    return v(x[0], x[1], x[2], x[3]);
+  }
+}
+
+template <class F>
+void for_each_index(const extents& e, const F& f) {
+  index n{1, 1, 1, 1};
+  for (std::size_t d = 0; d < e.size(); ++d) {
+    n[d] = e[d];
+  }
+  index x{};
+  for (x[3] = 0; x[3] < n[3]; ++x[3]) {
+    for (x[2] = 0; x[2] < n[2]; ++x[2]) {
+      for (x[1] = 0; x[1] < n[1]; ++x[1]) {
+        for (x[0] = 0; x[0] < n[0]; ++x[0]) {
+          f(x);
+        }
+      }
+    }
+  }
+}
+
+template <class View>
+extents extents_of(const View& v) {
+  extents e;
+  for (int d = 0; d < static_cast<int>(View::rank); ++d) {
+    e.push_back(static_cast<int>(v.extent(d)));
+  }
+  return e;
+}
+
+// A host copy of v in its own allocation (a mirror view could be v itself on a host backend).
+template <class View>
+auto host_copy(const View& v) {
+  auto h = Kokkos::create_mirror(v);
+  Kokkos::deep_copy(h, v);
+  return h;
+}
+
+template <class View>
+std::vector<unsigned char> bytes_of(const View& v) {
+  const auto h  = host_copy(v);
+  const auto* p = reinterpret_cast<const unsigned char*>(h.data());
+  return std::vector<unsigned char>(p, p + h.span() * sizeof(typename View::value_type));
+}
+
+// Random bytes (seed != 0) or the poison byte 0xA5 (seed == 0) in every element.
+template <class View>
+void fill_bytes(const View& v, unsigned seed) {
+  auto h = Kokkos::create_mirror_view(v);
+  std::mt19937 gen(seed);
+  auto* p = reinterpret_cast<unsigned char*>(h.data());
+  for (std::size_t b = 0; b < h.span() * sizeof(typename View::value_type); ++b) {
+    p[b] = seed ? static_cast<unsigned char>(gen()) : 0xA5;
+  }
+  Kokkos::deep_copy(v, h);
+}
+
+// Elements of out that differ, byte for byte, from in(x + shift * e_dim) with periodic wrap.
+template <class View>
+int count_wrong(const View& out, const View& in, int dim, std::int64_t shift) {
+  const auto ho = host_copy(out), hi = host_copy(in);
+  const std::int64_t n = in.extent(dim);
+  int wrong            = 0;
+  for_each_index(extents_of(in), [&](const index& x) {
+    index y = x;
+    y[dim]  = static_cast<int>(((x[dim] + shift) % n + n) % n);
+    wrong += std::memcmp(&at(ho, x), &at(hi, y), sizeof(typename View::value_type)) != 0;
+  });
+  return wrong;
+}
+
+template <class Space>
+std::vector<cshift_strategy> strategies() {
+  std::vector<cshift_strategy> all;
+  for (const auto s : {cshift_strategy::device_table, cshift_strategy::host_table_copy,
+                       cshift_strategy::host_table_managed, cshift_strategy::no_table}) {
+    if (loopnest::cshift_strategy_available<Space>(s)) {
+      all.push_back(s);
+    }
+  }
+  return all;
+}
+
+std::vector<std::int64_t> shifts_for(std::int64_t n) {
+  return {0, 1, -1, n - 1, -(n - 1), n, -n, n + 1, -(n + 1), 3 * n + 2, -(3 * n + 2)};
+}
+
+template <class Layout>
+const char* layout_name() {
+  return std::is_same<Layout, Kokkos::LayoutLeft>::value ? "LayoutLeft" : "LayoutRight";
+}
+
+// ---------------------------------------------------------------------------------------
+
+// Every dim and shift under every strategy: the host loop's bytes, and the same bytes from
+// every strategy.
+template <class T, int Rank, class Layout, class Space>
+void check_against_host(const Space& exec, const char* type, const extents& e, unsigned seed) {
+  using view     = view_t<T, Rank, Layout, Space>;
+  const view in  = make_view<view>("in", e);
+  const view out = make_view<view>("out", e);
+  fill_bytes(in, seed);
+  for (int dim = 0; dim < Rank; ++dim) {
+    for (const auto shift : shifts_for(e[dim])) {
+      std::vector<unsigned char> first;
+      for (const auto strategy : strategies<Space>()) {
+        fill_bytes(out, 0);
+        loopnest::cshift(exec, out, in, dim, shift, strategy);
+        exec.fence();
+        const std::string what = std::string(type) + " " + layout_name<Layout>() + " " +
+                                 std::to_string(Rank) + "D extent " + std::to_string(e[0]) +
+                                 "... dim " + std::to_string(dim) + " shift " +
+                                 std::to_string(shift) + " " + loopnest::name(strategy);
+        EXPECT_EQ(count_wrong(out, in, dim, shift), 0) << what;
+        const auto bytes = bytes_of(out);
+        if (first.empty()) {
+          first = bytes;
+        } else {
+          EXPECT_TRUE(bytes == first)
+              << what << " differs from " << loopnest::name(strategies<Space>()[0]);
+        }
+      }
+    }
+  }
+}
+
+// Small shapes, and long rows that need several blocks (table entries) per row on every
+// backend.
+template <class T, class Layout, class Space>
+void check_every_rank(const Space& exec, const char* type, unsigned seed) {
+  check_against_host<T, 1, Layout>(exec, type, {7}, seed);
+  check_against_host<T, 1, Layout>(exec, type, {5000}, seed + 1);
+  check_against_host<T, 2, Layout>(exec, type, {5, 6}, seed + 2);
+  check_against_host<T, 2, Layout>(exec, type, {300, 7}, seed + 3);
+  check_against_host<T, 3, Layout>(exec, type, {4, 5, 3}, seed + 4);
+  check_against_host<T, 3, Layout>(exec, type, {33, 2, 40}, seed + 5);
+  check_against_host<T, 4, Layout>(exec, type, {3, 4, 2, 5}, seed + 6);
+  check_against_host<T, 4, Layout>(exec, type, {6, 2, 3, 40}, seed + 7);
+}
+
+template <class T, class Space>
+void check_type(const Space& exec, const char* type, unsigned seed) {
+  check_every_rank<T, Kokkos::LayoutLeft>(exec, type, seed);
+  check_every_rank<T, Kokkos::LayoutRight>(exec, type, seed + 100);
+}
+
+// cshift(cshift(a, d, s1), d, s2) == cshift(a, d, s1 + s2), and a shift by the extent is the
+// identity.
+template <class Layout, class Space>
+void check_composition(const Space& exec) {
+  using view      = view_t<double, 3, Layout, Space>;
+  const extents e = {6, 5, 7};
+  const view a = make_view<view>("a", e), b = make_view<view>("b", e), c = make_view<view>("c", e),
+             d = make_view<view>("d", e);
+  fill_bytes(a, 17);
+  const std::int64_t pairs[][2] = {{1, 2}, {-3, 5}, {7, -11}, {0, 13}, {-4, -9}};
+  for (const auto strategy : strategies<Space>()) {
+    for (int dim = 0; dim < 3; ++dim) {
+      for (const auto& s : pairs) {
+        loopnest::cshift(exec, b, a, dim, s[0], strategy);
+        loopnest::cshift(exec, c, b, dim, s[1], strategy);
+        loopnest::cshift(exec, d, a, dim, s[0] + s[1], strategy);
+        exec.fence();
+        EXPECT_TRUE(bytes_of(c) == bytes_of(d))
+            << layout_name<Layout>() << " dim " << dim << " shifts " << s[0] << ", " << s[1] << " "
+            << loopnest::name(strategy);
+      }
+      for (const int k : {1, -1, 2}) {
+        fill_bytes(b, 0);
+        loopnest::cshift(exec, b, a, dim, k * e[dim], strategy);
+        exec.fence();
+        EXPECT_TRUE(bytes_of(b) == bytes_of(a))
+            << layout_name<Layout>() << " dim " << dim << " shift " << k * e[dim] << " "
+            << loopnest::name(strategy);
+      }
+    }
+  }
+}
+
+// The periodic 5-point Laplacian from four cshifts equals the one written with periodic
+// indices, bit for bit: both sum the same neighbours in the same order on the host.
+template <class Layout, class Space>
+void check_laplacian(const Space& exec) {
+  using view   = view_t<double, 2, Layout, Space>;
+  const int nx = 13, ny = 9;
+  const view u("u", nx, ny);
+  {
+    auto h = Kokkos::create_mirror_view(u);
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (int j = 0; j < ny; ++j) {
+      for (int i = 0; i < nx; ++i) {
+        h(i, j) = dist(gen);
+      }
+    }
+    Kokkos::deep_copy(u, h);
+  }
+  const typename view::const_type u_read_only = u;
+  std::vector<view> shifted;
+  for (const auto& ds : {std::array<int, 2>{0, 1}, {0, -1}, {1, 1}, {1, -1}}) {
+    shifted.emplace_back("shifted", nx, ny);
+    loopnest::cshift(exec, shifted.back(), u_read_only, ds[0], ds[1]);
+  }
+  exec.fence();
+  const auto hu = host_copy(u);
+  const auto xp = host_copy(shifted[0]), xm = host_copy(shifted[1]), yp = host_copy(shifted[2]),
+             ym = host_copy(shifted[3]);
+  int wrong     = 0;
+  for (int j = 0; j < ny; ++j) {
+    for (int i = 0; i < nx; ++i) {
+      const double by_cshift = xp(i, j) + xm(i, j) + yp(i, j) + ym(i, j) - 4.0 * hu(i, j);
+      const double by_index = hu((i + 1) % nx, j) + hu((i + nx - 1) % nx, j) + hu(i, (j + 1) % ny) +
+                              hu(i, (j + ny - 1) % ny) - 4.0 * hu(i, j);
+      wrong += std::memcmp(&by_cshift, &by_index, sizeof(double)) != 0;
+    }
+  }
+  EXPECT_EQ(wrong, 0) << layout_name<Layout>();
+}
+
+// Deep copies and table work (the library's profiling region) over n calls, counted through
+// Kokkos' profiling callbacks.
+struct work {
+  long long copies, tables;
+};
+inline bool operator==(const work& a, const work& b) {
+  return a.copies == b.copies && a.tables == b.tables;
+}
+inline std::ostream& operator<<(std::ostream& os, const work& w) {
+  return os << w.copies << " deep copies, " << w.tables << " table fills";
+}
+
+template <class Space, class View>
+work work_of(const Space& exec, int n, const View& out, const View& in, int dim, std::int64_t shift,
+             cshift_strategy s) {
+  const loopnest_test::deep_copy_counter copies;
+  const loopnest_test::region_counter tables(loopnest::cshift_table_region);
+  for (int k = 0; k < n; ++k) {
+    loopnest::cshift(exec, out, in, dim, shift, s);
+  }
+  exec.fence();
+  return {copies.copies(), tables.entries()};
+}
+
+// device_table builds once per shape and never copies, host_table_copy fills and copies on
+// every call, host_table_managed fills on every call, no_table does neither; the cache holds
+// what it should.
+template <class Space>
+void check_cache_and_copies(const Space& exec) {
+  using view      = view_t<double, 3, Kokkos::LayoutLeft, Space>;
+  const extents e = {8, 6, 5};
+  const view in = make_view<view>("in", e), out = make_view<view>("out", e);
+  fill_bytes(in, 23);
+  const auto calls = [&](int n, int dim, std::int64_t shift, cshift_strategy s) {
+    return work_of(exec, n, out, in, dim, shift, s);
+  };
+  using loopnest::cshift_cache_tables;
+  loopnest::cshift_cache_clear();
+  EXPECT_EQ(cshift_cache_tables(), 0u);
+  EXPECT_EQ(loopnest::cshift_cache_bytes(), 0u);
+  EXPECT_EQ(calls(1, 1, 2, cshift_strategy::device_table), (work{0, 1}));
+  EXPECT_EQ(cshift_cache_tables(), 1u);
+  EXPECT_GT(loopnest::cshift_cache_bytes(), 0u);
+  EXPECT_EQ(calls(3, 1, 2, cshift_strategy::device_table), (work{0, 0}));
+  EXPECT_EQ(calls(3, 1, 2 + e[1], cshift_strategy::device_table), (work{0, 0}))
+      << "shifts 2 and 2 + n share a table";
+  EXPECT_EQ(cshift_cache_tables(), 1u);
+  EXPECT_EQ(calls(2, 2, 2, cshift_strategy::device_table), (work{0, 1}));
+  EXPECT_EQ(cshift_cache_tables(), 2u);
+  EXPECT_EQ(calls(4, 1, 2, cshift_strategy::host_table_copy), (work{4, 4}));
+  EXPECT_EQ(calls(4, 1, 2, cshift_strategy::no_table), (work{0, 0}));
+  if (loopnest::cshift_strategy_available<Space>(cshift_strategy::host_table_managed)) {
+    EXPECT_EQ(calls(4, 1, 2, cshift_strategy::host_table_managed), (work{0, 4}));
+  }
+  EXPECT_EQ(count_wrong(out, in, 1, 2), 0);
+
+  const auto limit = loopnest::cshift_cache_limit();
+  loopnest::cshift_cache_set_limit(0);
+  EXPECT_EQ(cshift_cache_tables(), 0u) << "a lower limit evicts at once";
+  fill_bytes(out, 0);
+  EXPECT_EQ(calls(2, 0, -3, cshift_strategy::device_table), (work{0, 2}));
+  EXPECT_EQ(cshift_cache_tables(), 0u);
+  EXPECT_EQ(count_wrong(out, in, 0, -3), 0) << "a table dropped at once still served its call";
+  loopnest::cshift_cache_set_limit(limit);
+  calls(1, 0, 1, cshift_strategy::device_table);
+  calls(1, 0, 2, cshift_strategy::device_table);
+  loopnest::cshift_cache_set_limit(loopnest::cshift_cache_bytes() / 2 + 1);
+  EXPECT_EQ(cshift_cache_tables(), 1u);
+  EXPECT_EQ(calls(1, 0, 2, cshift_strategy::device_table), (work{0, 0}))
+      << "the least recently used table goes first";
+  EXPECT_EQ(calls(1, 0, 1, cshift_strategy::device_table), (work{0, 1}));
+  loopnest::cshift_cache_set_limit(limit);
+  loopnest::cshift_cache_clear();
+  EXPECT_EQ(cshift_cache_tables(), 0u);
+}
+
+template <class View>
+void expect_untouched(const View& v, const std::vector<unsigned char>& before,
+                      const std::string& what) {
+  EXPECT_TRUE(bytes_of(v) == before) << what << ": out was written";
+}
+
+template <class Space>
+void check_errors(const Space& exec) {
+  using view3 = view_t<double, 3, Kokkos::LayoutLeft, Space>;
+  using view1 = view_t<double, 1, Kokkos::LayoutLeft, Space>;
+  using view2 = view_t<double, 2, Kokkos::LayoutLeft, Space>;
+  const view3 in("in", 4, 5, 6), out("out", 4, 5, 6), other("other", 4, 5, 7);
+  fill_bytes(in, 3);
+  fill_bytes(out, 0);
+  const auto before = bytes_of(out);
+
+  auto msg = error_of([&] { loopnest::cshift(exec, out, in, 3, 1); });
+  expect_mentions(msg, "loopnest::cshift: dim = 3 but the views have rank 3");
+  expect_untouched(out, before, "dim 3");
+  msg = error_of([&] { loopnest::cshift(exec, out, in, -1, 1); });
+  expect_mentions(msg, "dim = -1 but the views have rank 3");
+
+  msg = error_of([&] { loopnest::cshift(exec, out, other, 0, 1); });
+  expect_mentions(msg, "out and in have different extents: out is 4x5x6 but in is 4x5x7");
+  expect_untouched(out, before, "extents");
+
+  msg = error_of([&] { loopnest::cshift(exec, out, out, 0, 1); });
+  expect_mentions(msg, "out aliases in (their memory overlaps)");
+  expect_untouched(out, before, "out is in");
+
+  const view1 buffer("buffer", 20);
+  fill_bytes(buffer, 0);
+  const auto buffer_before = bytes_of(buffer);
+  const auto head          = Kokkos::subview(buffer, Kokkos::make_pair(0, 10));
+  const auto tail          = Kokkos::subview(buffer, Kokkos::make_pair(5, 15));
+  msg                      = error_of([&] { loopnest::cshift(exec, head, tail, 0, 1); });
+  expect_mentions(msg, "out aliases in");
+  expect_untouched(buffer, buffer_before, "overlapping subviews");
+
+  const view2 wide("wide", 6, 4), narrow("narrow", 3, 4);
+  fill_bytes(narrow, 0);
+  const auto narrow_before = bytes_of(narrow);
+  const view2 rows_0_to_2  = Kokkos::subview(wide, Kokkos::make_pair(0, 3), Kokkos::ALL);
+  msg                      = error_of([&] { loopnest::cshift(exec, narrow, rows_0_to_2, 1, 1); });
+  expect_mentions(msg, "in is not contiguous (12 elements over a span of ");
+  expect_untouched(narrow, narrow_before, "strided in");
+
+  const view3 empty_out("empty_out", 4, 0, 6), empty_in("empty_in", 4, 0, 6);
+  EXPECT_EQ(error_of([&] { loopnest::cshift(exec, empty_out, empty_in, 1, 1); }), "no exception")
+      << "an empty view is a no-op, even along its empty dimension";
+
+  if (!loopnest::cshift_strategy_available<Space>(cshift_strategy::host_table_managed)) {
+    msg = error_of(
+        [&] { loopnest::cshift(exec, out, in, 0, 1, cshift_strategy::host_table_managed); });
+    expect_mentions(msg, std::string("strategy host_table_managed needs managed memory, which ") +
+                             Space::name() + " does not have");
+    expect_untouched(out, before, "managed");
+  }
+}
+
+template <class ExecutionSpace>
+class cshift : public ::testing::Test {};
+TYPED_TEST_SUITE(cshift, loopnest_test::execution_spaces);
+
+TYPED_TEST(cshift, matches_a_host_loop_for_every_type_rank_layout_dim_shift_and_strategy) {
+  const TypeParam exec;
+  check_type<double>(exec, "double", 1);
+  check_type<float>(exec, "float", 2);
+  check_type<int>(exec, "int", 3);
+  check_type<std::int16_t>(exec, "int16", 4);
+  check_type<std::uint8_t>(exec, "uint8", 5);
+  check_type<three_floats>(exec, "three_floats", 6);
+  check_type<Kokkos::complex<double>>(exec, "complex<double>", 7);
+  check_type<spinor>(exec, "spinor", 8);
+}
+
+TYPED_TEST(cshift, composes_and_a_shift_by_the_extent_is_the_identity) {
+  check_composition<Kokkos::LayoutLeft>(TypeParam());
+  check_composition<Kokkos::LayoutRight>(TypeParam());
+}
+
+TYPED_TEST(cshift, four_cshifts_give_the_periodic_laplacian) {
+  check_laplacian<Kokkos::LayoutLeft>(TypeParam());
+  check_laplacian<Kokkos::LayoutRight>(TypeParam());
+}
+
+TYPED_TEST(cshift, device_tables_are_cached_and_never_copied) {
+  check_cache_and_copies(TypeParam());
+}
+
+TYPED_TEST(cshift, bad_input_is_refused_and_nothing_is_written) {
+  check_errors(TypeParam());
+}
+
+}  // namespace
