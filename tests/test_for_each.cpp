@@ -33,8 +33,8 @@ std::vector<loopnest::box<2>> boxes_2d() {
 // shows as a count where there must be none.
 constexpr int margin = 2;
 constexpr int nvar   = 3;
-// Variable counts on both sides of the groups in which collapse3 and flat unroll the variable
-// loop: a remainder alone, whole groups, and whole groups with each size of remainder.
+// Variable counts on both sides of nvcc's 4-way unrolling of the variable loop of collapse3 and
+// flat: a remainder alone, whole groups, and whole groups with each size of remainder.
 constexpr int visit_nvars[] = {1, 3, 4, 5, 7, 8, 11};
 
 template <class ExecutionSpace, int Rank>
