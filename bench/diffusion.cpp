@@ -55,9 +55,10 @@ using field_view = loopnest::Impl::diffusion_view<T, mem_space>;
 // NaN in every interior cell of the array the next step writes.
 template <class T>
 void poison_interior(const field_view<T>& v, int n) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();  // a host function: not callable in kernels
   Kokkos::parallel_for(
       "poison", Kokkos::MDRangePolicy<exec_space, Kokkos::Rank<2>>({1, 1}, {n - 1, n - 1}),
-      KOKKOS_LAMBDA(int i, int j) { v(i, j) = std::numeric_limits<T>::quiet_NaN(); });
+      KOKKOS_LAMBDA(int i, int j) { v(i, j) = nan; });
 }
 
 // Empty when `got` (nx * ny host values) matches the reference step within the brief's
