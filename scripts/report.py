@@ -4,14 +4,13 @@
 One table per family/kernel/precision: a row per extents, a column per schedule and mapping,
 each cell the share of the same-run copy bandwidth (pct_copy, percent). Columns: c4 = collapse4,
 c3 = collapse3, flat, kd = kokkos_default, auto = automatic; a trailing "/s" marks the strided
-mapping; "c3@TILE" is collapse3 (in the diffusion family "collapse@TILE" the collapse variant) with an
-explicit tile. Then per row: the speedup of collapse3 over
-collapse4 and over kokkos_default (contiguous), and whether automatic is within 5% of the better
-of collapse3 and collapse4. For the family `diffusion` (variants instead of schedules, and the
-hand-written peer `peer/diffusion/...` as a column "peer-<name>"), per row instead: the fastest
-loopnest variant and its speedup over the peer and over kokkos_default. Where a file holds
-repetitions, their median is used. For the family
-`fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
+mapping; "c3@TILE" is collapse3 (in the diffusion family "collapse@TILE" the collapse variant)
+with an explicit tile. Then per row: the speedup of collapse3 over collapse4 and over
+kokkos_default (contiguous), and whether automatic is within 5% of the better of collapse3 and
+collapse4. For the family `diffusion` (variants instead of schedules, and the hand-written peer
+`peer/diffusion/...` as a column "peer-<name>"), per row instead: the fastest loopnest variant
+and its speedup over the peer and over kokkos_default. Where a file holds repetitions, their
+median is used. For the family `fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
 (copy, three flux differences, three flux finalizes, WENO packing) per schedule. The family
 `cshift` gets its own tables: per rank, precision and layout, a row per extents/dim/shift and a
 column per table strategy (dt = device_table, htc = host_table_copy, htm = host_table_managed,
