@@ -8,7 +8,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <memory>
 #include <random>
 #include <string>
 #include <utility>
@@ -37,15 +36,6 @@ struct problem {
       x = static_cast<T>(dist(gen));
     }
     after_one = loopnest::diffusion_reference<T>(n, n, 1, initial);
-  }
-
-  static const problem& get(int n) {
-    static std::unique_ptr<problem> p;
-    if (!p || p->n != n) {
-      p.reset();
-      p = std::make_unique<problem>(n);
-    }
-    return *p;
   }
 };
 
@@ -90,7 +80,7 @@ double step_bytes(int n) {
 
 template <class T, diffusion_variant V>
 void bm_variant(benchmark::State& state, int n, const loopnest::tile& t) {
-  const auto& p = problem<T>::get(n);
+  const auto& p = shared_workspace<problem<T>>(n, n);
   loopnest::diffusion_solver<T, V, exec_space> solver(exec_space(), n, n, T(0.1), t);
   solver.set_field(p.initial);
   poison_interior<T>(solver.next(), n);
@@ -128,7 +118,7 @@ std::string launch_peer(const field_view<T>& u, const field_view<T>& v, int n) {
 
 template <class T>
 void bm_peer(benchmark::State& state, int n) {
-  const auto& p = problem<T>::get(n);
+  const auto& p = shared_workspace<problem<T>>(n, n);
   // The solver only holds the arrays and the initial field; the peer steps them itself.
   loopnest::diffusion_solver<T, diffusion_variant::flat, exec_space> arrays(exec_space(), n, n);
   arrays.set_field(p.initial);

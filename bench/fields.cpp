@@ -5,7 +5,6 @@
 #include <Kokkos_Random.hpp>
 
 #include <cmath>
-#include <memory>
 #include <string>
 #include <tuple>
 
@@ -114,20 +113,6 @@ struct workspace {
       inv_d[d] = Kokkos::View<T*, mem_space>("inv_d", n);
       randomize<T>(inv_d[d], seed++);
     }
-  }
-
-  static workspace& get(int n) {
-    static std::unique_ptr<workspace> ws;
-    static const bool released_at_finalize = [] {
-      Kokkos::push_finalize_hook([] { ws.reset(); });
-      return true;
-    }();
-    (void)released_at_finalize;
-    if (!ws || ws->n != n) {
-      ws.reset();
-      ws = std::make_unique<workspace>(n);
-    }
-    return *ws;
   }
 };
 
@@ -241,7 +226,7 @@ double ideal_elements(kernel k, int n) {
 
 template <class Schedule, class T>
 void bm_fields(benchmark::State& state, kernel k, int n) {
-  auto& ws = workspace<T>::get(n);
+  auto& ws = shared_workspace<workspace<T>>(n, n);
   prepare(k, ws);
   launch<Schedule>(k, ws);
   if (const auto wrong = count_wrong(k, ws)) {

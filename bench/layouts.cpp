@@ -4,9 +4,9 @@
 
 #include <Kokkos_Random.hpp>
 
-#include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -46,20 +46,6 @@ struct workspace {
     src    = packed_view<T>("src", n, n, n, nvar);
     dst    = packed_view<T>("dst", n, n, n, nvar);
     Kokkos::fill_random(src, pool, T(0), T(1));
-  }
-
-  static workspace& get(int n, int nvar) {
-    static std::unique_ptr<workspace> ws;
-    static const bool released_at_finalize = [] {
-      Kokkos::push_finalize_hook([] { ws.reset(); });
-      return true;
-    }();
-    (void)released_at_finalize;
-    if (!ws || ws->n != n || ws->nvar != nvar) {
-      ws.reset();
-      ws = std::make_unique<workspace>(n, nvar);
-    }
-    return *ws;
   }
 };
 
@@ -113,7 +99,7 @@ std::int64_t count_wrong(const workspace<T>& ws, bool pack) {
 
 template <class Schedule, class T>
 void bm_layout(benchmark::State& state, bool pack, int n, int nvar, const loopnest::tile& t) {
-  auto& ws = workspace<T>::get(n, nvar);
+  auto& ws = shared_workspace<workspace<T>>(std::make_pair(n, nvar), n, nvar);
   Kokkos::deep_copy(pack ? ws.packed : ws.dst, poison<T>);
   const auto launch = [&] { pack ? run_pack<Schedule>(ws, t) : run_copy<Schedule>(ws); };
   launch();
