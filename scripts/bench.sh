@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, runs every benchmark family on the default Kokkos device,
-# writes the Google Benchmark JSON under results/<device>/ and prints comparison tables.
+# Installs what is missing, builds, runs every benchmark family on the default Kokkos device and
+# writes under results/<device>/: the Google Benchmark JSON, report.md (the comparison tables, also
+# printed) and PNG plots (scripts/plot.py, matplotlib).
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
 #                    [--min-time SECONDS] [--quick] [-- extra Google Benchmark flags]
 # --quick runs few sizes with short timings (a smoke run, not numbers to quote). Flags after --
@@ -23,7 +24,10 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
-    --quick) filter="/(16x16x16|32x32x32)x7(/|$)"; min_time="0.01"; copy_gib="0.125"; shift ;;
+    --quick)
+      # A few small sizes of every family.
+      filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/|$)|/3d/[a-z_]+/left/fp64/64x64x64/dim[02]/"
+      min_time="0.01"; copy_gib="0.125"; shift ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -31,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "$build" = 1 ]; then
-  loopnest_install_dependencies python3
+  loopnest_install_dependencies python3 python3-matplotlib
   loopnest_configure_and_build "$build_dir" -DLOOPNEST_ENABLE_BENCHMARKS=ON
 fi
 
@@ -59,4 +63,15 @@ for bin in $binaries; do
   fi
   jsons+=("$out/$family.json")
 done
-python3 "$loopnest_root/scripts/report.py" "${jsons[@]}" | tee "$out/report.txt"
+{
+  echo "# loopnest benchmarks"
+  echo
+  python3 "$loopnest_root/scripts/report.py" "${jsons[@]}" --markdown
+} > "$out/report.md"
+python3 "$loopnest_root/scripts/report.py" "${jsons[@]}"
+echo "loopnest: report -> $out/report.md"
+if python3 "$loopnest_root/scripts/plot.py" "$out" "${jsons[@]}" > "$out/plots.txt"; then
+  echo "loopnest: $(wc -l < "$out/plots.txt") plots -> $out/*.png"
+else
+  echo "scripts/bench.sh: no plots (see the message above; python3-matplotlib draws them)" >&2
+fi

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Draws loopnest benchmark JSON (Google Benchmark) as PNG plots.
+
+Per family, kernel and precision: the share of the copy bandwidth (pct_copy) against the
+problem size, one line per schedule/mapping or variant (explicit-tile columns left out; for
+cshift, per table strategy, averaged over layouts, dims and shifts). Per family with collapse3
+and collapse4 (layouts, fields): a bar chart of both per kernel at the largest size. Reads the
+files the way report.py does (medians of repetitions).
+
+Usage: plot.py OUT_DIR RESULT.json [RESULT.json ...]    (needs matplotlib)
+"""
+import os
+import sys
+from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    print("plot.py: matplotlib is missing (Debian/Ubuntu: apt-get install python3-matplotlib)",
+          file=sys.stderr)
+    sys.exit(2)
+
+
+def size_of(row):
+    """Cells (or sites) of the problem: the product of the spatial extents."""
+    dims = report.size_key(row["extents"])
+    if row["family"] in ("layouts", "fields") and len(dims) > 1:
+        dims = dims[:-1]  # the last extent is the variable count
+    n = 1
+    for d in dims:
+        n *= max(d, 1)
+    return n
+
+
+def line_name(row):
+    if row["family"] == "cshift":
+        return row["schedule"]
+    return report.column(row["schedule"], row["mapping"])
+
+
+def bandwidth_plots(rows, context, out):
+    groups = OrderedDict()
+    for r in rows:
+        if "@" in report.column(r["schedule"], r["mapping"]):
+            continue
+        key = (r["family"], r["kernel"], r["precision"])
+        if r["family"] == "cshift":
+            key = (r["family"], r["kernel"] + "-" + r["mapping"], r["precision"])
+        elif r["family"] == "layouts":
+            key = (r["family"], f"{r['kernel']}-x{report.size_key(r['extents'])[-1]}",
+                   r["precision"])
+        groups.setdefault(key, []).append(r)
+    written = []
+    for (family, kernel, precision), rs in groups.items():
+        lines = OrderedDict()
+        for r in rs:
+            lines.setdefault(line_name(r), {}).setdefault(size_of(r), []).append(r["pct"])
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for name, points in lines.items():
+            xs = sorted(points)
+            ax.plot(xs, [sum(points[x]) / len(points[x]) for x in xs], marker="o", label=name)
+        ax.set_xscale("log")
+        ax.set_xlabel("cells" if family != "cshift" else "elements")
+        ax.set_ylabel("% of copy bandwidth")
+        ax.set_title(f"{family}/{kernel} {precision} on {context.get('device', '?')}", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+        path = os.path.join(out, f"{family}_{kernel}_{precision}_bandwidth.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def collapse_plots(rows, context, out):
+    written = []
+    families = OrderedDict()
+    for r in rows:
+        if r["mapping"] == "contiguous" and r["schedule"] in ("collapse3", "collapse4"):
+            families.setdefault((r["family"], r["precision"]), []).append(r)
+    for (family, precision), rs in families.items():
+        largest = max(size_of(r) for r in rs)
+        at = {(r["kernel"], r["schedule"]): r["pct"] for r in rs if size_of(r) == largest}
+        kernels = list(OrderedDict.fromkeys(k for k, _ in at))
+        kernels = [k for k in kernels if (k, "collapse3") in at and (k, "collapse4") in at]
+        if not kernels:
+            continue
+        extents = next(r["extents"] for r in rs if size_of(r) == largest)
+        fig, ax = plt.subplots(figsize=(max(5, 1.1 * len(kernels) + 2), 4.2))
+        xs = range(len(kernels))
+        ax.bar([x - 0.2 for x in xs], [at[(k, "collapse3")] for k in kernels], 0.4,
+               label="collapse3")
+        ax.bar([x + 0.2 for x in xs], [at[(k, "collapse4")] for k in kernels], 0.4,
+               label="collapse4")
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(kernels, rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel("% of copy bandwidth")
+        ax.set_title(f"{family} {precision} {extents}: collapse3 against collapse4 on "
+                     f"{context.get('device', '?')}", fontsize=10)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+        path = os.path.join(out, f"{family}_{precision}_collapse3_vs_collapse4.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out, paths = argv[0], argv[1:]
+    os.makedirs(out, exist_ok=True)
+    rows, context = report.load(paths)
+    written = bandwidth_plots(rows, context, out) + collapse_plots(rows, context, out)
+    for path in written:
+        print(path)
+    return 0 if written else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
