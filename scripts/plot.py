@@ -43,6 +43,13 @@ def line_name(row):
     return report.column(row["schedule"], row["mapping"])
 
 
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def bandwidth_plots(rows, context, out):
     groups = OrderedDict()
     for r in rows:
@@ -70,11 +77,7 @@ def bandwidth_plots(rows, context, out):
         ax.set_title(f"{family}/{kernel} {precision} on {context.get('device', '?')}", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2)
-        path = os.path.join(out, f"{family}_{kernel}_{precision}_bandwidth.png")
-        fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(save(fig, os.path.join(out, f"{family}_{kernel}_{precision}_bandwidth.png")))
     return written
 
 
@@ -105,11 +108,7 @@ def collapse_plots(rows, context, out):
                      f"{context.get('device', '?')}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=8)
-        path = os.path.join(out, f"{family}_{precision}_collapse3_vs_collapse4.png")
-        fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+        written.append(save(fig, os.path.join(out, f"{family}_{precision}_collapse3_vs_collapse4.png")))
     return written
 
 
