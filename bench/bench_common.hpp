@@ -144,6 +144,12 @@ W& shared_workspace(const Key& key, const Args&... args) {
   return *ws;
 }
 
+// The precision part of a benchmark name.
+template <class T>
+const char* precision_name() {
+  return sizeof(T) == 4 ? "fp32" : "fp64";
+}
+
 // Removes --loopnest_copy_gib=X from argv (Google Benchmark refuses flags it does not know).
 inline double take_copy_gib(int& argc, char** argv) {
   double gib = 1.0;

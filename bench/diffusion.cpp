@@ -151,11 +151,6 @@ void bm_peer(benchmark::State& state, int n) {
 }
 #endif
 
-template <class T>
-const char* precision_name() {
-  return sizeof(T) == 4 ? "fp32" : "fp64";
-}
-
 template <class T, diffusion_variant V>
 void register_variant(int n, const loopnest::tile& t = loopnest::tile{}) {
   const std::string name = std::string("diffusion/step/") + loopnest::name(V) +

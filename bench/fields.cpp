@@ -245,9 +245,9 @@ void bm_fields(benchmark::State& state, kernel k, int n) {
 
 template <class T, class... Schedules>
 void register_size(int n, std::tuple<Schedules...>*) {
-  const std::string shape = std::string(sizeof(T) == 4 ? "fp32" : "fp64") + "/" +
-                            std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n) +
-                            "x" + std::to_string(nvar);
+  const std::string shape = std::string(precision_name<T>()) + "/" + std::to_string(n) + "x" +
+                            std::to_string(n) + "x" + std::to_string(n) + "x" +
+                            std::to_string(nvar);
   for (const kernel k : all_kernels) {
     (benchmark::RegisterBenchmark(
          ("fields/" + std::string(name(k)) + "/" + loopnest::name(Schedules::kind) + "/" +

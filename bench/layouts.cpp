@@ -112,11 +112,6 @@ void bm_layout(benchmark::State& state, bool pack, int n, int nvar, const loopne
   time_launches(state, 2.0 * sizeof(T) * cell_vars, cell_vars, launch);
 }
 
-template <class T>
-const char* precision_name() {
-  return sizeof(T) == 4 ? "fp32" : "fp64";
-}
-
 template <class T, class... Schedules>
 void register_shape(int n, int nvar, std::tuple<Schedules...>*) {
   const std::string shape = std::string(precision_name<T>()) + "/" + std::to_string(n) + "x" +
