@@ -123,8 +123,8 @@ void flux_difference(const ExecutionSpace& exec, int direction,
         exec, rhs.interior(), rhs.nvar(),
         per_cell(KOKKOS_LAMBDA(int, int j, int k) { return T(inv_d(dy ? j : k)); }),
         KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
-          r(v, i, j, k) =
-              loopnest::fma(inv, f.load(v, i, j - dy, k - dz) - f.load(v, i, j, k), r(v, i, j, k));
+          r(v, i, j, k) = loopnest::fma(inv, f.load(v, i, j - dy, k - dz) - f.load(v, i, j, k),
+                                        r.load(v, i, j, k));
         },
         direction == 1 ? "loopnest::flux_difference_y" : "loopnest::flux_difference_z");
   }

@@ -35,12 +35,16 @@ struct field_set_ref {
   KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t offset(int i, int j, int k) const {
     return base + i * s0 + j * s1 + k * s2;
   }
+  // No kernel writes the table, so its entries load read-only: a store to one field then does
+  // not force the next field's pointer to be fetched again after it.
   KOKKOS_FORCEINLINE_FUNCTION T& operator()(int v, int i, int j, int k) const {
-    return table[v].data[offset(i, j, k)];
+    return load_read_only(table[v].data)[offset(i, j, k)];
   }
-  // A read of a field that the kernel does not write (loopnest::load_read_only).
+  // A read of an element that no other thread writes while the kernel runs and that this thread
+  // writes, if at all, only after reading it (loopnest::load_read_only): an input field, or the
+  // old value of a `+=`.
   KOKKOS_FORCEINLINE_FUNCTION T load(int v, int i, int j, int k) const {
-    return load_read_only(load_read_only(table[v].data)[offset(i, j, k)]);
+    return load_read_only((*this)(v, i, j, k));
   }
 };
 
