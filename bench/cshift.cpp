@@ -149,7 +149,7 @@ void register_shape(const char* precision, int n) {
                                      [=](benchmark::State& state) {
                                        bm_cshift<T, Rank, Layout>(state, strategy, n, dim, shift);
                                      })
-            ->UseRealTime()
+            ->UseManualTime()
             ->Unit(benchmark::kMicrosecond);
       }
     }

@@ -159,7 +159,7 @@ void register_variant(int n, const loopnest::tile& t = loopnest::tile{}) {
                            precision_name<T>() + "/" + std::to_string(n) + "x" + std::to_string(n);
   benchmark::RegisterBenchmark(name.c_str(), [n, t](benchmark::State& s) {
     bm_variant<T, V>(s, n, t);
-  })->UseRealTime();
+  })->UseManualTime();
 }
 
 template <class T>
@@ -184,7 +184,7 @@ void register_precision() {
                              "/" + std::to_string(n) + "x" + std::to_string(n);
     benchmark::RegisterBenchmark(peer.c_str(), [n](benchmark::State& s) {
       bm_peer<T>(s, n);
-    })->UseRealTime();
+    })->UseManualTime();
 #endif
   }
 }

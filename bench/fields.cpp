@@ -254,7 +254,7 @@ void register_size(int n, std::tuple<Schedules...>*) {
           loopnest::name(typename Schedules::mapping{}) + "/" + shape)
              .c_str(),
          [=](benchmark::State& state) { bm_fields<Schedules, T>(state, k, n); })
-         ->UseRealTime()
+         ->UseManualTime()
          ->Unit(benchmark::kMicrosecond),
      ...);
   }

@@ -123,7 +123,7 @@ void register_shape(int n, int nvar, std::tuple<Schedules...>*) {
           "/" + loopnest::name(typename Schedules::mapping{}) + "/" + shape)
              .c_str(),
          [=](benchmark::State& state) { bm_layout<Schedules, T>(state, pack, n, nvar, {}); })
-         ->UseRealTime()
+         ->UseManualTime()
          ->Unit(benchmark::kMicrosecond),
      ...);
   }
@@ -142,7 +142,7 @@ void register_tiles(int n, int nvar) {
                                  [=](benchmark::State& state) {
                                    bm_layout<loopnest::collapse3, T>(state, true, n, nvar, t);
                                  })
-        ->UseRealTime()
+        ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }
 }

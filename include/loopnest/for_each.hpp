@@ -109,7 +109,7 @@ struct cell_var_loop_body {
     // H200, FP32 packing at 256^3 reached 95% of copy with 8 variables but 83% with 7). Guarding
     // every call of a group instead measured worse (87% with 8).
     int v = 0;
-#if defined(__CUDACC__) || defined(__HIPCC__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
     for (; v + 4 <= nvar; v += 4) {
