@@ -41,15 +41,15 @@ template <class ExecutionSpace>
 class automatic_rule : public ::testing::Test {};
 TYPED_TEST_SUITE(automatic_rule, loopnest_test::execution_spaces);
 
-TYPED_TEST(automatic_rule, collapse4_below_a_quarter_of_the_resident_threads) {
+TYPED_TEST(automatic_rule, collapse4_below_a_32nd_of_the_resident_threads) {
   const TypeParam exec;
   const std::int64_t threshold = loopnest::automatic_collapse4_below(exec);
-  EXPECT_EQ(threshold, static_cast<std::int64_t>(exec.concurrency()) / 4);
+  EXPECT_EQ(threshold, static_cast<std::int64_t>(exec.concurrency()) / 32);
   EXPECT_EQ(loopnest::automatic_choice(exec, threshold), loopnest::schedule_kind::collapse3);
   if (threshold > 0) {
     EXPECT_EQ(loopnest::automatic_choice(exec, threshold - 1), loopnest::schedule_kind::collapse4);
   }
-  EXPECT_EQ(loopnest::automatic_choice(exec, threshold * 4 + 1),
+  EXPECT_EQ(loopnest::automatic_choice(exec, threshold * 32 + 1),
             loopnest::schedule_kind::collapse3);
 }
 

@@ -63,6 +63,26 @@ void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const
       KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src.load(v, i, j, k); }, label);
 }
 
+// One direction of flux_difference. The direction is a template argument: with the neighbour's
+// offset a constant, flux_difference_y under collapse3 measured 68% of copy on an H200 against
+// 61% with the direction a kernel argument (201^3, 8 variables, FP64).
+template <int Direction, class Schedule, class ExecutionSpace, class T, class InvD>
+void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
+                           const field_set_ref<T>& r, const field_set_ref<T>& f, const InvD& inv_d,
+                           const char* label) {
+  for_each_cell_var<Schedule>(
+      exec, interior, r.nvar, per_cell(KOKKOS_LAMBDA(int i, int j, int k) {
+        return T(inv_d(Direction == 0 ? i : Direction == 1 ? j : k));
+      }),
+      KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
+        T& out     = r(v, i, j, k);
+        const T df = f.load(v, i - (Direction == 0), j - (Direction == 1), k - (Direction == 2)) -
+                     f.load(v, i, j, k);
+        out = Direction == 0 ? inv * df : loopnest::fma(inv, df, r.load(v, i, j, k));
+      },
+      label);
+}
+
 }  // namespace Impl
 
 // dst(v)(cell) = src(v)(cell) for every variable and every cell, ghosts included (MFC's
@@ -106,27 +126,19 @@ void flux_difference(const ExecutionSpace& exec, int direction,
                                        std::to_string(rhs.interior_extent(direction)) +
                                        " cells along direction " + std::to_string(direction));
   }
-  using schedule = with_layout_t<Schedule, Layout>;
-  const auto r   = rhs.ref();
-  const auto f   = flux.ref();
-  const int dy = direction == 1, dz = direction == 2;
+  using schedule      = with_layout_t<Schedule, Layout>;
+  const auto interior = rhs.interior();
+  const auto r        = rhs.ref();
+  const auto f        = flux.ref();
   if (direction == 0) {
-    for_each_cell_var<schedule>(
-        exec, rhs.interior(), rhs.nvar(),
-        per_cell(KOKKOS_LAMBDA(int i, int, int) { return T(inv_d(i)); }),
-        KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
-          r(v, i, j, k) = inv * (f.load(v, i - 1, j, k) - f.load(v, i, j, k));
-        },
-        "loopnest::flux_difference_x");
+    Impl::flux_difference_along<0, schedule>(exec, interior, r, f, inv_d,
+                                             "loopnest::flux_difference_x");
+  } else if (direction == 1) {
+    Impl::flux_difference_along<1, schedule>(exec, interior, r, f, inv_d,
+                                             "loopnest::flux_difference_y");
   } else {
-    for_each_cell_var<schedule>(
-        exec, rhs.interior(), rhs.nvar(),
-        per_cell(KOKKOS_LAMBDA(int, int j, int k) { return T(inv_d(dy ? j : k)); }),
-        KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
-          r(v, i, j, k) = loopnest::fma(inv, f.load(v, i, j - dy, k - dz) - f.load(v, i, j, k),
-                                        r.load(v, i, j, k));
-        },
-        direction == 1 ? "loopnest::flux_difference_y" : "loopnest::flux_difference_z");
+    Impl::flux_difference_along<2, schedule>(exec, interior, r, f, inv_d,
+                                             "loopnest::flux_difference_z");
   }
 }
 
