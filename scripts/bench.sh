@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, runs every benchmark family on the default Kokkos device and
-# writes under results/<device>/: the Google Benchmark JSON, report.md (the comparison tables, also
-# printed) and PNG plots (scripts/plot.py, matplotlib).
+# writes under results/<device>/: the Google Benchmark JSON, report.md (the device, Kokkos, CUDA,
+# commit and date from the JSON, notes.md if present, the comparison tables) and PNG plots under
+# plots/ (scripts/report.py --write, which draws with scripts/plot.py, matplotlib).
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
 #                    [--min-time SECONDS] [--quick] [-- extra Google Benchmark flags]
+#   scripts/bench.sh --report-only DIR
 # --quick runs few sizes with short timings (a smoke run, not numbers to quote). Flags after --
-# go to every benchmark binary, e.g. -- --benchmark_repetitions=5.
+# go to every benchmark binary, e.g. -- --benchmark_repetitions=5. --report-only runs and builds
+# nothing: it regenerates DIR/report.md and DIR/plots/ from every DIR/*.json (e.g.
+# docs/results/h200). The report reads every *.json in the output folder, older ones included.
 # KOKKOS_ROOT (or Kokkos_ROOT) selects a Kokkos install other than the distribution's.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -13,6 +17,7 @@ source "$(dirname "$0")/common.sh"
 build_dir="$loopnest_root/build"
 build=1
 out=""
+report_only=""
 filter=""
 min_time="0.1"
 copy_gib="1"
@@ -22,6 +27,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir=$2; shift 2 ;;
     --no-build) build=0; shift ;;
     --out) out=$2; shift 2 ;;
+    --report-only) report_only=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --min-time) min_time=$2; shift 2 ;;
     --quick)
@@ -29,15 +35,46 @@ while [ $# -gt 0 ]; do
       filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/|$)|/3d/[a-z_]+/left/fp64/64x64x64/dim[02]/"
       min_time="0.01"; copy_gib="0.125"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+
+# report.py --write DIR: report.md and plots/ from DIR/*.json; a report without plots when
+# matplotlib is missing.
+write_report() {
+  local rc=0
+  "$python" "$loopnest_root/scripts/report.py" --write "$1" || rc=$?
+  if [ "$rc" = 3 ]; then
+    echo "scripts/bench.sh: no plots (see the message above; python3-matplotlib draws them)" >&2
+  elif [ "$rc" != 0 ]; then
+    return "$rc"
+  else
+    local plots
+    plots=$(find "$1/plots" -maxdepth 1 -name '*.png' | wc -l)
+    echo "loopnest: report -> $1/report.md, $plots plots -> $1/plots/"
+  fi
+}
+
+if [ -n "$report_only" ]; then
+  if [ ! -d "$report_only" ]; then
+    echo "scripts/bench.sh: --report-only: no folder '$report_only'" >&2
+    exit 2
+  fi
+  python=$(loopnest_python)
+  if [ "$python" = python3 ] && ! python3 -c 'import matplotlib' 2>/dev/null; then
+    loopnest_install_packages python3 python3-matplotlib || true
+    python=$(loopnest_python)
+  fi
+  write_report "$report_only"
+  exit 0
+fi
 
 if [ "$build" = 1 ]; then
   loopnest_install_dependencies python3 python3-matplotlib
   loopnest_configure_and_build "$build_dir" -DLOOPNEST_ENABLE_BENCHMARKS=ON
 fi
+python=$(loopnest_python)
 
 binaries=$(find "$build_dir/bench" -maxdepth 1 -type f -name 'loopnest-bench-*' -perm -u+x | sort)
 if [ -z "$binaries" ]; then
@@ -51,9 +88,13 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 jsons=()
+count=$(echo "$binaries" | wc -l)
+index=0
 for bin in $binaries; do
   family=${bin##*/loopnest-bench-}
-  echo "loopnest: benchmark family '$family' -> $out/$family.json"
+  index=$((index + 1))
+  echo "loopnest: [$index/$count] benchmark family '$family' -> $out/$family.json"
+  start=$SECONDS
   "$bin" --loopnest_copy_gib="$copy_gib" --benchmark_min_time="$min_time" \
     ${filter:+--benchmark_filter="$filter"} "${extra[@]}" \
     --benchmark_out="$out/$family.json" --benchmark_out_format=json >"$out/$family.log"
@@ -61,17 +102,8 @@ for bin in $binaries; do
     echo "scripts/bench.sh: $bin wrote no results (see $out/$family.log)" >&2
     exit 1
   fi
+  echo "loopnest: [$index/$count] '$family' done in $((SECONDS - start)) s"
   jsons+=("$out/$family.json")
 done
-{
-  echo "# loopnest benchmarks"
-  echo
-  python3 "$loopnest_root/scripts/report.py" "${jsons[@]}" --markdown
-} > "$out/report.md"
-python3 "$loopnest_root/scripts/report.py" "${jsons[@]}"
-echo "loopnest: report -> $out/report.md"
-if python3 "$loopnest_root/scripts/plot.py" "$out" "${jsons[@]}" > "$out/plots.txt"; then
-  echo "loopnest: $(wc -l < "$out/plots.txt") plots -> $out/*.png"
-else
-  echo "scripts/bench.sh: no plots (see the message above; python3-matplotlib draws them)" >&2
-fi
+"$python" "$loopnest_root/scripts/report.py" "${jsons[@]}"
+write_report "$out"

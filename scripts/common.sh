@@ -1,5 +1,5 @@
 # Shared by scripts/test.sh and scripts/bench.sh: install what is missing, then configure and
-# build. Sourced, not run.
+# build; pick a python3 that has matplotlib. Sourced, not run.
 
 loopnest_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -11,6 +11,13 @@ loopnest_install_dependencies() {
   if [ -z "${Kokkos_ROOT:-${KOKKOS_ROOT:-}}" ]; then
     packages="$packages libtrilinos-kokkos-dev"
   fi
+  loopnest_install_packages $packages
+}
+
+# loopnest_install_packages PACKAGE...: installs those of the Debian/Ubuntu packages that are
+# missing (as root or through sudo), or says how to.
+loopnest_install_packages() {
+  local packages="$*"
   local missing=""
   for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -39,4 +46,18 @@ loopnest_configure_and_build() {
   cmake -S "$loopnest_root" -B "$build_dir" -G Ninja \
     ${kokkos_root:+-DKokkos_ROOT="$kokkos_root"} "$@" &&
     cmake --build "$build_dir" -j "$(nproc)"
+}
+
+# The python3 to draw plots with: the first of python3 on PATH and the distribution's
+# /usr/bin/python3 that imports matplotlib (python3-matplotlib installs it for the latter), else
+# python3 (report.py then writes the report without plots).
+loopnest_python() {
+  local p
+  for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import matplotlib' 2>/dev/null; then
+      echo "$p"
+      return 0
+    fi
+  done
+  echo python3
 }

@@ -8,6 +8,7 @@ and collapse4 (layouts, fields): a bar chart of both per kernel at the largest s
 files the way report.py does (medians of repetitions).
 
 Usage: plot.py OUT_DIR RESULT.json [RESULT.json ...]    (needs matplotlib)
+`report.py --write DIR` draws them too, into DIR/plots/, through draw().
 """
 import os
 import sys
@@ -16,14 +17,24 @@ from collections import OrderedDict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    print("plot.py: matplotlib is missing (Debian/Ubuntu: apt-get install python3-matplotlib)",
-          file=sys.stderr)
-    sys.exit(2)
+plt = None
+
+
+class MissingMatplotlib(Exception):
+    pass
+
+
+def load_matplotlib():
+    global plt
+    if plt is None:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot
+        except ImportError:
+            raise MissingMatplotlib("matplotlib is missing (Debian/Ubuntu: apt-get install "
+                                    f"python3-matplotlib, for {sys.executable})") from None
+        plt = matplotlib.pyplot
 
 
 def size_of(row):
@@ -112,14 +123,24 @@ def collapse_plots(rows, context, out):
     return written
 
 
+def draw(rows, context, out):
+    """Every plot of these rows into the folder out; returns the paths written."""
+    load_matplotlib()
+    os.makedirs(out, exist_ok=True)
+    return bandwidth_plots(rows, context, out) + collapse_plots(rows, context, out)
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     out, paths = argv[0], argv[1:]
-    os.makedirs(out, exist_ok=True)
     rows, context = report.load(paths)
-    written = bandwidth_plots(rows, context, out) + collapse_plots(rows, context, out)
+    try:
+        written = draw(rows, context, out)
+    except MissingMatplotlib as missing:
+        print(f"plot.py: {missing}", file=sys.stderr)
+        return 2
     for path in written:
         print(path)
     return 0 if written else 1

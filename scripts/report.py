@@ -17,9 +17,29 @@ column per table strategy (dt = device_table, htc = host_table_copy, htm = host_
 none = no_table) with device_table's speedup over host_table_copy; then per strategy and shape
 the table work of a first call, and the table work and host-device copies of a repeated one.
 
+Before those tables, per family (not cshift), one table of every variant at the family's largest
+extents per kernel and precision: time (us), GB/s (ideal bytes), pct_copy and the speedup over
+kokkos_default and over collapse4 (contiguous).
+
 Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
+       report.py --write DIR [--no-plots]
+
+--write regenerates a results directory from its JSON alone, running nothing: it reads every
+DIR/*.json and writes DIR/report.md and the plots DIR/plots/*.png (scripts/plot.py). report.md
+starts with what the JSON contexts say (device, Kokkos, CUDA, execution space, copy bandwidth,
+and a table of the files with their commit and date), then DIR/notes.md verbatim when it exists
+(hand-written prose: the setup beyond the JSON, targets, findings), then links to the plots and
+the tables. Files are grouped by family: DIR/<family>.json is the family's main file (else its
+earliest); another file of the family is merged into it when it holds none of the same entries
+and was measured at the same commit on the same device (a run cut short and its rest);
+otherwise (a re-measurement, an experiment built from other code) it gets a section of its own,
+which is not plotted. Exit status 3: report.md written but no plots (matplotlib missing).
 """
+import contextlib
+import glob
+import io
 import json
+import os
 import sys
 from collections import OrderedDict
 
@@ -39,36 +59,57 @@ def column(schedule, mapping):
     return name + ("/s" if mapping == "strided" else "")
 
 
+# Microseconds per unit of Google Benchmark's time_unit.
+TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def read(path):
+    """One JSON file: its entries by name (medians of repetitions where there are some), context."""
+    with open(path) as f:
+        data = json.load(f)
+    entries = OrderedDict()
+    for b in data["benchmarks"]:
+        if b.get("error_occurred"):
+            print(f"ERROR {b['name']}: {b.get('error_message')}", file=sys.stderr)
+            continue
+        aggregate = b.get("run_type") == "aggregate"
+        if aggregate and b.get("aggregate_name") != "median":
+            continue
+        name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
+        parts = name.split("/")
+        if len(parts) < 6:
+            continue
+        family, kernel, schedule, mapping, precision = parts[:5]
+        if family == "peer":
+            # peer/<family>/<implementation>/...: a column of that family's first kernel.
+            family, kernel, schedule = kernel, PEER_KERNEL.get(kernel, kernel), "peer-" + schedule
+        time_us = b["real_time"] * TIME_UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
+        merge(entries, {name: dict(name=name, family=family, kernel=kernel, schedule=schedule,
+                                   mapping=mapping, precision=precision,
+                                   extents="/".join(parts[5:]), time=time_us,
+                                   gbs=b.get("bytes_per_second", 0.0) / 1e9,
+                                   pct=b.get("pct_copy", 0.0), grind=b.get("grind_ns"),
+                                   median=aggregate, repetitions=b.get("repetitions", 1),
+                                   table_build=b.get("table_build_us"),
+                                   table_call=b.get("table_us_per_call"),
+                                   transfers=b.get("transfers_per_call"))})
+    return entries, data.get("context", {})
+
+
+def merge(entries, more):
+    """Adds entries by name; a median (of repetitions) is not replaced by a single run."""
+    for name, e in more.items():
+        if name in entries and entries[name]["median"] and not e["median"]:
+            continue
+        entries[name] = e
+
+
 def load(paths):
     entries, context = OrderedDict(), {}
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
-        context = data.get("context", context)
-        for b in data["benchmarks"]:
-            if b.get("error_occurred"):
-                print(f"ERROR {b['name']}: {b.get('error_message')}", file=sys.stderr)
-                continue
-            aggregate = b.get("run_type") == "aggregate"
-            if aggregate and b.get("aggregate_name") != "median":
-                continue
-            name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
-            parts = name.split("/")
-            if len(parts) < 6:
-                continue
-            if name in entries and entries[name]["median"] and not aggregate:
-                continue
-            family, kernel, schedule, mapping, precision = parts[:5]
-            if family == "peer":
-                # peer/<family>/<implementation>/...: a column of that family's first kernel.
-                family, kernel, schedule = kernel, PEER_KERNEL.get(kernel, kernel), "peer-" + schedule
-            entries[name] = dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
-                                 precision=precision, extents="/".join(parts[5:]),
-                                 time=b["real_time"], pct=b.get("pct_copy", 0.0),
-                                 grind=b.get("grind_ns"), median=aggregate,
-                                 table_build=b.get("table_build_us"),
-                                 table_call=b.get("table_us_per_call"),
-                                 transfers=b.get("transfers_per_call"))
+        more, file_context = read(path)
+        merge(entries, more)
+        context = file_context or context
     return list(entries.values()), context
 
 
@@ -83,6 +124,12 @@ def size_key(extents):
 
 
 def main(argv):
+    if "--write" in argv:
+        rest = [a for a in argv if a not in ("--write", "--no-plots")]
+        if len(rest) != 1:
+            print(__doc__, file=sys.stderr)
+            return 2
+        return write(rest[0], plots="--no-plots" not in argv)
     markdown = "--markdown" in argv
     paths = [a for a in argv if not a.startswith("--")]
     if not paths:
@@ -97,6 +144,14 @@ def main(argv):
         line = f"copy bandwidth (Kokkos::deep_copy, read + write): {gbs:.0f} GB/s"
         print(f"- {line}" if markdown else line)
     print()
+    print_tables(rows, markdown)
+    return 0
+
+
+def print_tables(rows, markdown):
+    """Every table of these rows: per family the largest sizes, per family/kernel/precision
+    pct_copy against extents, then the fields grind sums and the cshift tables."""
+    print_largest(rows, markdown)
     groups = OrderedDict()
     for r in rows:
         groups.setdefault((r["family"], r["kernel"], r["precision"]), []).append(r)
@@ -128,7 +183,46 @@ def main(argv):
         print()
     print_grind_sums(rows, markdown)
     print_cshift(rows, markdown)
-    return 0
+
+
+def print_largest(rows, markdown):
+    """Per family (not cshift): every variant at the largest extents of each kernel and
+    precision, with time, GB/s, pct_copy and its speedup over kokkos_default and collapse4."""
+    families = OrderedDict()
+    for r in rows:
+        if r["family"] != "cshift":
+            families.setdefault(r["family"], OrderedDict()).setdefault(
+                (r["kernel"], r["precision"]), []).append(r)
+    for family, groups in families.items():
+        lines = []
+        for (kernel, precision), rs in groups.items():
+            e = max((r["extents"] for r in rs), key=size_key)
+            cell = {column(r["schedule"], r["mapping"]): r for r in rs if r["extents"] == e}
+            kd, c4 = cell.get("kd"), cell.get("c4")
+            for c, r in cell.items():
+                t = r["time"]
+                lines.append([kernel, precision, e, c, f"{t:.1f}" if t >= 10 else f"{t:.2f}",
+                              f"{r['gbs']:.0f}", f"{r['pct']:.1f}",
+                              f"{kd['time'] / t:.2f}" if kd else "-",
+                              f"{c4['time'] / t:.2f}" if c4 else "-"])
+        title = (f"{family}: every variant at the largest extents (time, GB/s, pct_copy, "
+                 "speedup over kd and c4)")
+        header = ["kernel", "precision", "extents", "variant", "time_us", "GB/s", "pct_copy",
+                  "x_kd", "x_c4"]
+        if markdown:
+            print(f"<details><summary>{title}</summary>\n")
+            print("| " + " | ".join(header) + " |")
+            print("|" + "---|" * len(header))
+            for line in lines:
+                print("| " + " | ".join(line) + " |")
+            print("\n</details>\n")
+        else:
+            print(title)
+            widths = [max(len(x) for x in col) + 1 for col in zip(header, *lines)]
+            for line in [header] + lines:
+                print("".join(f"{x:<{w}}" if i < 4 else f"{x:>{w}}"
+                              for i, (x, w) in enumerate(zip(line, widths))))
+            print()
 
 
 def schedule_summary(cell, e):
@@ -234,6 +328,211 @@ def print_cshift(rows, markdown):
         print_rows("cshift: table work (mean over layouts, dims and shifts)",
                    ["strategy precision extents", "first_us", "us/call", "copies/call"], lines,
                    markdown)
+
+
+# The order of the families in a written report; others follow by name.
+FAMILY_ORDER = ["layouts", "fields", "diffusion", "cshift"]
+
+
+def short_commit(commit):
+    """A 40-digit hash to its first 7 digits (keeping a suffix such as -dirty); else as written."""
+    head, dash, tail = commit.partition("-")
+    if len(head) == 40 and all(ch in "0123456789abcdef" for ch in head.lower()):
+        return head[:7] + dash + tail
+    return commit
+
+
+def code(text):
+    return f"`{text}`"
+
+
+def plan(paths):
+    """Reads the files and groups them into sections: per family its main file with the files
+    merged into it, then one section per file that was not merged. Returns (files, sections)."""
+    files = []
+    for path in paths:
+        entries, context = read(path)
+        families = OrderedDict()
+        for e in entries.values():
+            families.setdefault(e["family"], []).append(e)
+        files.append(dict(name=os.path.basename(path), context=context, families=families,
+                          role={}))
+    by_family = OrderedDict()
+    for f in files:
+        for family in f["families"]:
+            by_family.setdefault(family, []).append(f)
+    order = lambda fam: (FAMILY_ORDER.index(fam) if fam in FAMILY_ORDER else len(FAMILY_ORDER), fam)
+    sections = []
+    for family in sorted(by_family, key=order):
+        fs = by_family[family]
+        main = next((f for f in fs if f["name"] == family + ".json"),
+                    min(fs, key=lambda f: (f["context"].get("date", ""), f["name"])))
+        ctx = lambda f, k: f["context"].get(k, "?")
+        merged, separate = [main], []
+        names = {e["name"] for e in main["families"][family]}
+        main["role"][family] = "main file"
+        for f in fs:
+            if f is main:
+                continue
+            own = {e["name"] for e in f["families"][family]}
+            why = []
+            if own & names:
+                why.append(f"re-measures {len(own & names)} entries of {code(main['name'])}")
+            for k, what in (("git_commit", "commit"), ("device", "device"),
+                            ("execution_space", "execution space")):
+                if ctx(f, k) != ctx(main, k):
+                    value = short_commit(ctx(f, k)) if k == "git_commit" else ctx(f, k)
+                    main_value = short_commit(ctx(main, k)) if k == "git_commit" else ctx(main, k)
+                    why.append(f"{what} {code(value)}, not {code(main_value)}")
+            if why:
+                f["role"][family] = "own section: " + "; ".join(why)
+                separate.append(f)
+            else:
+                f["role"][family] = (f"merged into {code(main['name'])} (none of its entries, "
+                                     "same commit and device)")
+                merged.append(f)
+                names |= own
+        sections.append(dict(family=family, files=merged, main=True))
+        sections += [dict(family=family, files=[f], main=False) for f in separate]
+    return files, sections
+
+
+def entries_text(entries):
+    reps = sorted({e["repetitions"] for e in entries if e["median"]})
+    text = str(len(entries))
+    if reps:
+        text += " (medians of " + "/".join(map(str, reps)) + " repetitions)"
+    return text
+
+
+def header(files, sections, title_dir, has_notes):
+    """The top of a written report: what the JSON contexts say, a row per file and family in
+    the order of the sections."""
+    out = io.StringIO()
+    w = lambda line="": print(line, file=out)
+
+    def values(key, shorten=lambda v: v):
+        """Each value of a context key with the files that give it."""
+        seen = OrderedDict()
+        for f in files:
+            seen.setdefault(shorten(f["context"].get(key, "(not recorded)")), []).append(f["name"])
+        if len(seen) == 1:
+            return next(iter(seen))
+        return "; ".join(f"{v} ({', '.join(names)})" for v, names in seen.items())
+
+    devices = values("device")
+    w(f"# loopnest benchmarks on {devices if len(devices) < 60 else 'several devices'}")
+    w()
+    w(f"Generated by `scripts/report.py --write {title_dir}` from the JSON files in this "
+      "directory and their `context`" + ("; the prose after the file table is "
+                                          "[`notes.md`](notes.md), included as it stands"
+                                          if has_notes else "") +
+      ". Do not edit this file by hand.")
+    w()
+    w(f"- Device: {devices} (Kokkos execution space {values('execution_space')})")
+    w(f"- Kokkos: {values('kokkos_version')}")
+    w(f"- CUDA: {values('cuda_version')}")
+    w(f"- Commit: {values('git_commit')}")
+    dates = sorted(f["context"].get("date", "") for f in files if f["context"].get("date"))
+    if dates:
+        w(f"- Date: {dates[0]}" + (f" to {dates[-1]}" if dates[-1] != dates[0] else ""))
+    copies = [float(f["context"]["copy_bytes_per_second"]) / 1e9 for f in files
+              if "copy_bytes_per_second" in f["context"]]
+    if copies:
+        low, high = f"{min(copies):.0f}", f"{max(copies):.0f}"
+        span = low if low == high else f"{low} to {high}"
+        w(f"- Copy bandwidth, the reference of `pct_copy` (`Kokkos::deep_copy`, bytes read plus "
+          f"written): {span} GB/s")
+    w()
+    w("| file | family | entries | commit | date | copy GB/s | binary | in this report |")
+    w("|---|---|---|---|---|---|---|---|")
+    rows = [(f, s["family"]) for s in sections for f in s["files"]]
+    rows += [(f, None) for f in files if not f["families"]]
+    for f, family in rows:
+        c = f["context"]
+        copy = (f"{float(c['copy_bytes_per_second']) / 1e9:.0f}"
+                if "copy_bytes_per_second" in c else "-")
+        binary = os.path.basename(c.get("executable", ""))
+        w(f"| [`{f['name']}`]({f['name']}) | {family or '-'} | "
+          f"{entries_text(f['families'][family]) if family else '0'} | "
+          f"{code(short_commit(c.get('git_commit', '(not recorded)')))} | {c.get('date', '-')} | "
+          f"{copy} | {code(binary) if binary else '-'} | "
+          f"{f['role'][family] if family else 'no entries'} |")
+    w()
+    return out.getvalue()
+
+
+def section_title(section):
+    family, files = section["family"], section["files"]
+    if section["main"]:
+        return f"### {family}: " + " + ".join(code(f["name"]) for f in files)
+    return f"### {family}: {code(files[0]['name'])} (a separate run, not plotted)"
+
+
+def write(directory, plots=True):
+    """Regenerates DIR/report.md and DIR/plots/*.png from DIR/*.json; runs nothing."""
+    paths = sorted(glob.glob(os.path.join(directory, "*.json")))
+    if not paths:
+        print(f"report.py: no *.json in {directory}", file=sys.stderr)
+        return 2
+    files, sections = plan(paths)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    title_dir = os.path.relpath(os.path.abspath(directory), root)
+    if title_dir.startswith(".."):
+        title_dir = os.path.abspath(directory)
+    notes = os.path.join(directory, "notes.md")
+    text = header(files, sections, title_dir, os.path.exists(notes))
+    if os.path.exists(notes):
+        with open(notes) as f:
+            text += f.read().rstrip("\n") + "\n\n"
+    status = 0
+    if plots:
+        main_rows = [e for s in sections if s["main"] for f in s["files"]
+                     for e in f["families"][s["family"]]]
+        import plot
+        try:
+            written = plot.draw(main_rows, files[0]["context"], os.path.join(directory, "plots"))
+        except plot.MissingMatplotlib as missing:
+            print(f"report.py: no plots: {missing}", file=sys.stderr)
+            written, status = [], 3
+        if written:
+            text += "## Plots\n\n"
+            text += ("Share of the copy bandwidth against size, a line per variant, and collapse3 "
+                     "against collapse4 per kernel at the largest size; drawn from the main file "
+                     "of each family (with what is merged into it).\n\n")
+            by_family = OrderedDict()
+            for path in written:
+                stem = os.path.splitext(os.path.basename(path))[0]
+                family, _, rest = stem.partition("_")
+                label = rest.replace("_bandwidth", "").replace("_", " ")
+                link = f"[{label}](plots/{os.path.basename(path)})"
+                by_family.setdefault(family, []).append(link)
+            for family, links in by_family.items():
+                text += f"- {family}: " + ", ".join(links) + "\n"
+            text += "\n"
+    text += "## Tables\n\n"
+    for section in sections:
+        family = section["family"]
+        text += section_title(section) + "\n\n"
+        if section["main"] and len(section["files"]) > 1:
+            text += ("Merged: " + ", ".join(f"{code(f['name'])} ({len(f['families'][family])} "
+                                            "entries)" for f in section["files"]) + ".\n\n")
+        if not section["main"]:
+            f = section["files"][0]
+            count, _, reps = entries_text(f["families"][family]).partition(" ")
+            text += (f"{count} entries{' ' + reps if reps else ''}; "
+                     f"{f['role'][family].replace('own section: ', '')}.\n\n")
+        merged = OrderedDict()
+        for f in section["files"]:
+            merge(merged, OrderedDict((e["name"], e) for e in f["families"][family]))
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            print_tables(list(merged.values()), markdown=True)
+        text += buffer.getvalue().rstrip("\n") + "\n\n"
+    with open(os.path.join(directory, "report.md"), "w") as f:
+        f.write(text.rstrip("\n") + "\n")
+    print(f"report.py: {os.path.join(directory, 'report.md')} from {len(paths)} JSON files")
+    return status
 
 
 if __name__ == "__main__":
