@@ -10,14 +10,18 @@
 #include <utility>
 #include <vector>
 
+#include "diffusion_checks.hpp"
 #include "test_errors.hpp"
 #include "test_spaces.hpp"
 
 namespace {
 
 using loopnest::diffusion_variant;
+using loopnest_test::check_against_reference;
 using loopnest_test::error_of;
 using loopnest_test::expect_mentions;
+using loopnest_test::random_field;
+using loopnest_test::run;
 
 template <class ExecutionSpace>
 class diffusion : public ::testing::Test {};
@@ -25,59 +29,6 @@ TYPED_TEST_SUITE(diffusion, loopnest_test::execution_spaces);
 
 const std::pair<int, int> grids[] = {{5, 5}, {8, 8}, {13, 6}, {6, 13}, {33, 17}, {64, 40}};
 const int step_counts[]           = {7, 8, 31, 32, 300};
-
-template <class T, diffusion_variant V, class ExecutionSpace>
-std::vector<T> run(int nx, int ny, int steps, const std::vector<T>& initial) {
-  loopnest::diffusion_solver<T, V, ExecutionSpace> s(ExecutionSpace(), nx, ny);
-  s.set_field(initial);
-  s.advance(steps);
-  EXPECT_EQ(s.steps_taken(), steps);
-  return s.field();
-}
-
-// Every variant's result for one problem, in the order of loopnest::diffusion_variants.
-template <class T, class ExecutionSpace>
-std::vector<std::vector<T>> run_all(int nx, int ny, int steps, const std::vector<T>& initial) {
-  return {run<T, diffusion_variant::baseline, ExecutionSpace>(nx, ny, steps, initial),
-          run<T, diffusion_variant::contiguous, ExecutionSpace>(nx, ny, steps, initial),
-          run<T, diffusion_variant::strided, ExecutionSpace>(nx, ny, steps, initial),
-          run<T, diffusion_variant::collapse, ExecutionSpace>(nx, ny, steps, initial),
-          run<T, diffusion_variant::flat, ExecutionSpace>(nx, ny, steps, initial),
-          run<T, diffusion_variant::kokkos_default, ExecutionSpace>(nx, ny, steps, initial),
-          run<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, steps, initial)};
-}
-
-// Every variant matches the serial reference within the brief's tolerance and every variant
-// gives the same bits as every other.
-template <class T, class ExecutionSpace>
-void check_against_reference(int nx, int ny, int steps, const std::vector<T>& initial) {
-  const auto reference = loopnest::diffusion_reference<T>(nx, ny, steps, initial);
-  const auto results   = run_all<T, ExecutionSpace>(nx, ny, steps, initial);
-  const auto p         = loopnest::precision_of<T>();
-  const std::string where =
-      std::to_string(nx) + "x" + std::to_string(ny) + ", " + std::to_string(steps) + " steps";
-  ASSERT_EQ(results.size(), std::size(loopnest::diffusion_variants));
-  for (std::size_t r = 0; r < results.size(); ++r) {
-    const std::string variant = loopnest::name(loopnest::diffusion_variants[r]);
-    const auto c = loopnest::compare_fields(results[r].data(), reference.data(), reference.size(),
-                                            loopnest::default_tolerance(p, p));
-    EXPECT_EQ(c.failures, 0) << variant << " " << where << ": max |c - r| = " << c.max_abs;
-    EXPECT_TRUE(loopnest::bitwise_equal(results[r].data(), results[0].data(), results[0].size()))
-        << variant << " differs from baseline, " << where;
-  }
-}
-
-template <class T>
-std::vector<T> random_field(int nx, int ny, unsigned seed) {
-  std::mt19937 gen(seed);
-  // Small enough that the mass stays in [0, 1] on every grid of the tests.
-  std::uniform_real_distribution<double> dist(0.0, 1.0 / (nx * ny));
-  std::vector<T> u(static_cast<std::size_t>(nx) * ny);
-  for (auto& x : u) {
-    x = static_cast<T>(dist(gen));
-  }
-  return u;
-}
 
 // One step from a random field into an output whose interior is NaN: a cell the step leaves
 // unwritten fails the comparison.

@@ -308,6 +308,36 @@ using mdrange_policy =
                           std::conditional_t<KokkosDefaults, Kokkos::LaunchBounds<>,
                                              typename launch_bounds_traits<ExecutionSpace>::type>>;
 
+// An MDRange body whose policy starts at 0: adds the box's lower bounds back (the variable index,
+// when there is one, has lower bound 0). Kokkos' host MDRange (3.4 to 4.6) sizes a partial last
+// tile as the whole extent when the tile is at least the upper bound but less than the extent,
+// which only a negative lower bound allows: with an explicit tile it visited cells past the box
+// (kokkos/kokkos#9102 rewrites that computation). A policy from 0 never meets the case.
+template <class Body, int N>
+struct from_zero_body;
+template <class Body>
+struct from_zero_body<Body, 2> {
+  Body body;
+  int lower[2];
+  KOKKOS_FUNCTION void operator()(int p0, int p1) const { body(p0 + lower[0], p1 + lower[1]); }
+};
+template <class Body>
+struct from_zero_body<Body, 3> {
+  Body body;
+  int lower[3];
+  KOKKOS_FUNCTION void operator()(int p0, int p1, int p2) const {
+    body(p0 + lower[0], p1 + lower[1], p2 + lower[2]);
+  }
+};
+template <class Body>
+struct from_zero_body<Body, 4> {
+  Body body;
+  int lower[4];
+  KOKKOS_FUNCTION void operator()(int p0, int p1, int p2, int p3) const {
+    body(p0 + lower[0], p1 + lower[1], p2 + lower[2], p3 + lower[3]);
+  }
+};
+
 // Launches body over an MDRange of N indices: the policy box, plus the variable index of extent
 // nvar when N is Rank + 1. The tile is loopnest's pick, an explicit one (given in box order,
 // reversed here along with the spatial indices), or Kokkos' default with KokkosDefaults.
@@ -332,12 +362,13 @@ void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
   typename policy::point_type lower{};
   typename policy::point_type upper{};
   typename policy::tile_type tiles{};
+  from_zero_body<Body, N> shifted{body, {}};
   for (int d = 0; d < N; ++d) {
-    lower[d] = d < Rank ? pb.lower[d] : 0;
-    upper[d] = d < Rank ? pb.upper[d] : nvar;
-    tiles[d] = KokkosDefaults ? 0 : t[d];
+    upper[d]         = extent[d];
+    tiles[d]         = KokkosDefaults ? 0 : t[d];
+    shifted.lower[d] = d < Rank ? pb.lower[d] : 0;
   }
-  Kokkos::parallel_for(label, policy(exec, lower, upper, tiles), body);
+  Kokkos::parallel_for(label, policy(exec, lower, upper, tiles), shifted);
 }
 
 template <class ExecutionSpace, int Rank, class Body>
