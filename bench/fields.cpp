@@ -109,9 +109,9 @@ struct workspace {
       randomize<T>(rhs0.field(v), seed++);
     }
     randomize<T>(flux_rs.view(), seed++);
-    for (int d = 0; d < 3; ++d) {
-      inv_d[d] = Kokkos::View<T*, mem_space>("inv_d", n);
-      randomize<T>(inv_d[d], seed++);
+    for (auto& inv : inv_d) {
+      inv = Kokkos::View<T*, mem_space>("inv_d", n);
+      randomize<T>(inv, seed++);
     }
   }
 };

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
 template <class Schedule>
 Kokkos::View<double****, Kokkos::LayoutLeft> smooth(
@@ -20,19 +21,24 @@ Kokkos::View<double****, Kokkos::LayoutLeft> smooth(
 }
 
 int main(int argc, char* argv[]) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  const int n = 32, nvar = 5;
-  Kokkos::View<double****, Kokkos::LayoutLeft> q("q", n + 2, n + 2, n + 2, nvar);
-  loopnest::for_each_cell_var<loopnest::collapse3>(
-      Kokkos::DefaultExecutionSpace(), loopnest::box<3>{{0, 0, 0}, {n + 2, n + 2, n + 2}}, nvar,
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { q(i, j, k, v) = 0.001 * (i * j + k) + v; });
+  try {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    const int n = 32, nvar = 5;
+    Kokkos::View<double****, Kokkos::LayoutLeft> q("q", n + 2, n + 2, n + 2, nvar);
+    loopnest::for_each_cell_var<loopnest::collapse3>(
+        Kokkos::DefaultExecutionSpace(), loopnest::box<3>{{0, 0, 0}, {n + 2, n + 2, n + 2}}, nvar,
+        KOKKOS_LAMBDA(int i, int j, int k, int v) { q(i, j, k, v) = 0.001 * (i * j + k) + v; });
 
-  const auto a    = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                        smooth<loopnest::collapse3>(q, n, nvar));
-  const auto b    = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                        smooth<loopnest::collapse4>(q, n, nvar));
-  const bool same = std::memcmp(a.data(), b.data(), a.span() * sizeof(double)) == 0;
-  std::printf("collapse3 and collapse4 on %s: %s\n", Kokkos::DefaultExecutionSpace::name(),
-              same ? "bit-identical" : "DIFFERENT");
-  return same ? 0 : 1;
+    const auto a    = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                          smooth<loopnest::collapse3>(q, n, nvar));
+    const auto b    = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                          smooth<loopnest::collapse4>(q, n, nvar));
+    const bool same = std::memcmp(a.data(), b.data(), a.span() * sizeof(double)) == 0;
+    std::printf("collapse3 and collapse4 on %s: %s\n", Kokkos::DefaultExecutionSpace::name(),
+                same ? "bit-identical" : "DIFFERENT");
+    return same ? 0 : 1;
+  } catch (const std::exception& e) {  // loopnest::box and Kokkos report errors as exceptions
+    std::fprintf(stderr, "loopnest-example-first-kernel: %s\n", e.what());
+    return 1;
+  }
 }

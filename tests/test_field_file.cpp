@@ -26,7 +26,7 @@ std::string temp_path() {
 }
 
 std::string write_text(const std::string& text) {
-  const std::string path = temp_path();
+  std::string path = temp_path();
   std::ofstream(path) << text;
   return path;
 }

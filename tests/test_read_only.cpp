@@ -43,7 +43,7 @@ void read_in_kernel(int n) {
         }
         d(i) = 0.5 * i - 3.0;
         f(i) = 0.25f * static_cast<float>(i) + 1.0f;
-        l(i) = (std::int64_t(1) << 40) + 7 * i;
+        l(i) = (std::int64_t(1) << 40) + std::int64_t(7) * i;
         s(i) = static_cast<short>(-i);
         q(i) = quad{{1.0f * i, 2.0f * i, 3.0f * i, -0.5f * i}};
         p(i) = pair{i, -3 * i};
@@ -67,7 +67,7 @@ void read_in_kernel(int n) {
   for (int i = 0; i < n; ++i) {
     EXPECT_EQ(hd(i), 0.5 * (n - 1 - i) - 3.0) << i;
     EXPECT_EQ(hf(i), 0.25f * static_cast<float>(i) + 1.0f) << i;
-    EXPECT_EQ(hl(i), (std::int64_t(1) << 40) + 7 * i) << i;
+    EXPECT_EQ(hl(i), (std::int64_t(1) << 40) + std::int64_t(7) * i) << i;
     EXPECT_EQ(hs(i), -i) << i;
     EXPECT_EQ(hq(i).x[0], 1.0f * i) << i;
     EXPECT_EQ(hq(i).x[3], -0.5f * i) << i;

@@ -318,7 +318,7 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
   }
   using value_type       = typename Out::value_type;
   using word             = Impl::word_t<value_type>;
-  const std::int64_t per = sizeof(value_type) / sizeof(word);
+  const std::int64_t per = sizeof(value_type) / Impl::word_bytes<value_type>();
   const std::int64_t s   = (shift % n + n) % n;
   const auto plan = Impl::plan_copy<word, ExecutionSpace>(outer, n * inner * per, s * inner * per);
   if (plan.league > INT_MAX) {

@@ -177,7 +177,7 @@ diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int 
   }
   diffusion_summary s{0.0, 0.0, 1.0, 0.0};
   for (std::size_t c = 0; c < u.size(); ++c) {
-    const double x = static_cast<double>(u[c]);
+    const auto x = static_cast<double>(u[c]);
     if (!std::isfinite(x) || x < 0.0 || x > 1.0) {
       throw std::runtime_error(std::string(where) + ": cell (" + std::to_string(c % nx) + ", " +
                                std::to_string(c / nx) + ") = " + std::to_string(x) +

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Lints loopnest's own C++ (include/, tests/, bench/, examples/): clang-format --dry-run --Werror
+# on every source and header, then clang-tidy (.clang-tidy) on every translation unit of a CPU
+# build with compile_commands.json. Exits 0 when clean, 1 on any finding (naming the files), 2
+# when it cannot run.
+#   scripts/lint.sh [--build-dir DIR] [--jobs N] [--format-only | --tidy-only]
+# CLANG_FORMAT / CLANG_TIDY select the tools (default: clang-format / clang-tidy on PATH, else the
+# newest clang-format-N / clang-tidy-N). Missing ones are installed with apt as root or with sudo.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+build_dir="$loopnest_root/build-lint"
+jobs=$(nproc)
+run_format=1
+run_tidy=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-dir) build_dir=$2; shift 2 ;;
+    --jobs|-j) jobs=$2; shift 2 ;;
+    --format-only) run_tidy=0; shift ;;
+    --tidy-only) run_format=0; shift ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "scripts/lint.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+# find_tool NAME: NAME on PATH, else the newest NAME-N.
+find_tool() {
+  local v
+  if command -v "$1" >/dev/null 2>&1; then command -v "$1"; return 0; fi
+  for v in 21 20 19 18 17 16 15 14 13 12; do
+    if command -v "$1-$v" >/dev/null 2>&1; then command -v "$1-$v"; return 0; fi
+  done
+  return 1
+}
+
+clang_format=${CLANG_FORMAT:-$(find_tool clang-format || true)}
+clang_tidy=${CLANG_TIDY:-$(find_tool clang-tidy || true)}
+packages=()
+[ "$run_format" = 1 ] && [ -z "$clang_format" ] && packages+=(clang-format)
+[ "$run_tidy" = 1 ] && [ -z "$clang_tidy" ] && packages+=(clang-tidy)
+# clang-tidy needs the build's dependencies too: it reads a configured build's compile commands.
+if [ "$run_tidy" = 1 ] || [ ${#packages[@]} -gt 0 ]; then
+  loopnest_install_dependencies ${packages[@]+"${packages[@]}"} || exit 2
+fi
+clang_format=${CLANG_FORMAT:-$(find_tool clang-format || true)}
+clang_tidy=${CLANG_TIDY:-$(find_tool clang-tidy || true)}
+if { [ "$run_format" = 1 ] && [ -z "$clang_format" ]; } ||
+   { [ "$run_tidy" = 1 ] && [ -z "$clang_tidy" ]; }; then
+  echo "lint: clang-format or clang-tidy is not on PATH; set CLANG_FORMAT and CLANG_TIDY" >&2
+  exit 2
+fi
+
+cd "$loopnest_root"
+status=0
+
+if [ "$run_format" = 1 ]; then
+  # Tracked and new (not ignored) files; without git, every file under the four directories.
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    list_sources() { git ls-files --cached --others --exclude-standard -- include tests bench examples; }
+  else
+    list_sources() { find include tests bench examples -type f; }
+  fi
+  mapfile -t sources < <(list_sources | grep -E '\.(hpp|cpp|h|cc|cu|cuh)$' | sort -u)
+  echo "lint: $("$clang_format" --version | head -n 1) on ${#sources[@]} files"
+  unformatted=()
+  for f in "${sources[@]}"; do
+    [ -f "$f" ] || continue
+    if ! out=$("$clang_format" --dry-run --Werror "$f" 2>&1); then
+      unformatted+=("$f")
+      printf '%s\n' "$out" | head -n 20
+    fi
+  done
+  if [ ${#unformatted[@]} -gt 0 ]; then
+    echo "lint: clang-format: ${#unformatted[@]} file(s) need formatting (fix: $clang_format -i FILE):"
+    printf '  %s\n' "${unformatted[@]}"
+    status=1
+  else
+    echo "lint: clang-format: clean"
+  fi
+fi
+
+if [ "$run_tidy" = 1 ]; then
+  kokkos_root=${Kokkos_ROOT:-${KOKKOS_ROOT:-}}
+  echo "lint: configuring $build_dir"
+  if ! log=$(cmake -S "$loopnest_root" -B "$build_dir" -G Ninja -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+      -DLOOPNEST_ENABLE_TESTS=ON -DLOOPNEST_ENABLE_BENCHMARKS=ON -DLOOPNEST_ENABLE_EXAMPLES=ON \
+      ${kokkos_root:+-DKokkos_ROOT="$kokkos_root"} 2>&1) ||
+     ! log=$(cmake --build "$build_dir" --target loopnest_git_commit 2>&1); then
+    printf '%s\n' "$log" >&2
+    echo "lint: cannot configure $build_dir" >&2
+    exit 2
+  fi
+  # clang-tidy takes its configuration from the nearest .clang-tidy above each file; the
+  # generated header checks live in the build directory, which may be outside the source tree.
+  cp "$loopnest_root/.clang-tidy" "$build_dir/.clang-tidy"
+  database="$build_dir/compile_commands.json"
+  if grep -q '"command": "[^"]*nvcc' "$database"; then
+    echo "lint: clang-tidy needs a CPU build, but $build_dir compiles with nvcc;" \
+         "unset KOKKOS_ROOT or point it at a Kokkos without CUDA" >&2
+    exit 2
+  fi
+  # Every translation unit of tests/, examples/ and bench/ but tests/compile_fail/, which must
+  # not compile. The generated header self-containment units (#include <h> twice, in the build
+  # directory) are left to the compiler: every public header is linted through the units that
+  # include it.
+  mapfile -t units < <(sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$database" |
+                       grep -E "^$loopnest_root/(tests|examples|bench)/" |
+                       grep -v '/tests/compile_fail/' | sort -u)
+  echo "lint: $("$clang_tidy" --version | grep -i version | head -n 1 | sed 's/^ *//')" \
+       "on ${#units[@]} translation units, $jobs at a time"
+  tidy_log="$build_dir/clang-tidy.log"
+  start=$SECONDS
+  run_clang_tidy=$(find_tool "run-$(basename "$clang_tidy")" || find_tool run-clang-tidy || true)
+  tidy_status=0
+  if [ -n "$run_clang_tidy" ]; then
+    # run-clang-tidy takes regular expressions: one per unit, escaped and anchored.
+    mapfile -t patterns < <(printf '%s\n' "${units[@]}" | sed 's/[][\.^$*+?(){}|]/\\&/g; s/.*/^&$/')
+    "$run_clang_tidy" -clang-tidy-binary "$clang_tidy" -p "$build_dir" -j "$jobs" -quiet \
+      -extra-arg=-Wno-error "${patterns[@]}" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$tidy_log" ||
+      tidy_status=1  # pipefail: run-clang-tidy's status
+  else
+    : >"$tidy_log"
+    for unit in "${units[@]}"; do
+      printf '%s\n' "$unit"
+    done | xargs -P "$jobs" -I{} sh -c \
+      'out=$("$0" -p "$1" --quiet --extra-arg=-Wno-error "$2" 2>&1) ||
+         { printf "%s: clang-tidy failed\n%s\n" "$2" "$out"; exit 1; }' \
+      "$clang_tidy" "$build_dir" {} >>"$tidy_log" 2>&1 || tidy_status=1
+  fi
+  # Drop the invocation lines and clang's "N warnings generated." counts; keep the findings.
+  grep -v -e '^[0-9]* warnings\{0,1\}\( and [0-9]* errors\{0,1\}\)\{0,1\} generated\.$' \
+    -e "^$(basename "$clang_tidy") " -e "^$clang_tidy " "$tidy_log" || true
+  files=$(sed -n 's/^\([^ :][^:]*\):[0-9]*:[0-9]*: \(error\|warning\):.*/\1/p' "$tidy_log" | sort -u)
+  failed_units=$(sed -n 's/^Error while processing \(.*\)\.$/\1/p; s/^\(.*\): terminated by signal .*/\1/p; s/^\(.*\): clang-tidy failed$/\1/p' \
+                 "$tidy_log" | sort -u)
+  echo "lint: clang-tidy took $((SECONDS - start)) s; full output in $tidy_log"
+  if [ "$tidy_status" != 0 ] || [ -n "$files" ]; then
+    [ -n "$files" ] && printf 'lint: clang-tidy: findings in\n%s\n' "$(printf '%s\n' "$files" | sed 's/^/  /')"
+    [ -n "$failed_units" ] && printf 'lint: clang-tidy: failed translation units\n%s\n' "$(printf '%s\n' "$failed_units" | sed 's/^/  /')"
+    status=1
+  else
+    echo "lint: clang-tidy: clean"
+  fi
+fi
+
+exit $status
