@@ -207,7 +207,7 @@ policy_box<Rank> to_policy_order(const box<Rank>& b) {
 template <class ExecutionSpace>
 struct tile_traits {
   template <int N>
-  static void pick(const int (&extent)[N], int (&t)[N]) {
+  static void pick(const int (&extent)[N], int (&t)[N], int) {
     t[0] = extent[0] > 0 ? extent[0] : 1;
     for (int d = 1; d < N; ++d) {
       t[d] = 1;
@@ -216,7 +216,8 @@ struct tile_traits {
 };
 
 // GPU backends: blocks of `Threads`, up to `Width` of them along the stride-1 index and the rest
-// along the next indices; a box thinner than that gets a narrower tile rather than idle threads.
+// along the next indices (fewer when the launch bounds allow fewer threads per block); a box
+// thinner than that gets a narrower tile rather than idle threads.
 // On an H200, collapse3 packing 7 fields at 256^3 measured the same with 32x8x1 and 256x1x1
 // tiles (77.9% and 78.9% of copy bandwidth, FP64), and a whole-row tile leaves no thread idle
 // when the other extents are not multiples of 8. Kokkos' own CUDA default (16x2 in 2D, 32
@@ -225,10 +226,10 @@ template <int Width, int Threads>
 struct gpu_tile_traits {
   static_assert(Width <= Threads, "a tile's first extent is part of the block");
   template <int N>
-  static void pick(const int (&extent)[N], int (&t)[N]) {
-    int left = Threads;
+  static void pick(const int (&extent)[N], int (&t)[N], int max_threads) {
+    int left = Threads < max_threads ? Threads : max_threads;
     for (int d = 0; d < N; ++d) {
-      const int want = d == 0 ? Width : left;
+      const int want = d == 0 ? (Width < left ? Width : left) : left;
       t[d]           = extent[d] < want ? (extent[d] > 0 ? extent[d] : 1) : want;
       left /= t[d];
     }
@@ -248,9 +249,49 @@ struct tile_traits<Kokkos::HIP> : gpu_tile_traits<256, 256> {};
   throw std::invalid_argument(std::string(where) + ": tile " + t.to_string() + " " + why);
 }
 
-// Checks an explicit tile against what the schedule launches (N policy indices, or none when
-// N is 0: flat, kokkos_default and automatic take no tile) and against the backend.
+// Per-backend launch bounds of loopnest's MDRange kernels under default_bounds, whose block is the
+// tile: the register count alone decides how many threads an SM holds. On CUDA, 512 threads
+// (Kokkos' largest tile) in at least 4 blocks per SM cap a kernel at 32 registers, so an H200 SM
+// holds its full 2048 threads. Without the bound, collapse3 packing compiled to 40 registers, held
+// 75% of the threads and reached 79% of copy bandwidth where a flat range (32 registers) reached
+// 90%.
 template <class ExecutionSpace>
+struct launch_bounds_traits {
+  using type = Kokkos::LaunchBounds<>;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct launch_bounds_traits<Kokkos::Cuda> {
+  using type = Kokkos::LaunchBounds<512, 4>;
+};
+#endif
+
+// The Kokkos launch bounds of a schedule's bounds on ExecutionSpace.
+template <class ExecutionSpace, class Bounds>
+struct kokkos_bounds {
+  using type = Kokkos::LaunchBounds<Bounds::max_threads, Bounds::min_blocks_per_sm>;
+};
+template <class ExecutionSpace>
+struct kokkos_bounds<ExecutionSpace, default_bounds> {
+  using type = typename launch_bounds_traits<ExecutionSpace>::type;
+};
+
+// The most points a tile may hold: the backend's limit, or fewer under launch bounds.
+template <class Bounds, class ExecutionSpace>
+int max_block_threads(const ExecutionSpace& exec) {
+  const int backend = max_tile_points(exec);
+  if constexpr (std::is_same<Bounds, default_bounds>::value) {
+    return backend;
+  } else {
+    return backend < static_cast<int>(Bounds::max_threads) ? backend
+                                                           : static_cast<int>(Bounds::max_threads);
+  }
+}
+
+// Checks an explicit tile against what the schedule launches (N policy indices, or none when
+// N is 0: flat, kokkos_default and automatic take no tile) and against the backend and the
+// schedule's launch bounds.
+template <class Bounds = default_bounds, class ExecutionSpace>
 void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, schedule_kind kind,
                 int n, const char* indices) {
   if (t.is_default()) {
@@ -275,38 +316,24 @@ void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, sc
     }
     points *= t[d];
   }
-  const int max_points = max_tile_points(exec);
+  const int max_points = max_block_threads<Bounds>(exec);
   if (points > max_points) {
-    throw_tile_error(where, t,
-                     "holds " + std::to_string(points) + " points but " + ExecutionSpace::name() +
-                         " allows at most " + std::to_string(max_points) + " per tile");
+    throw_tile_error(
+        where, t,
+        "holds " + std::to_string(points) + " points but " + ExecutionSpace::name() +
+            (max_points < max_tile_points(exec) ? " under the schedule's launch bounds" : "") +
+            " allows at most " + std::to_string(max_points) + " per tile");
   }
 }
 
-// Per-backend launch bounds of loopnest's MDRange kernels, whose block is the tile: the register
-// count alone decides how many threads an SM holds. On CUDA, 512 threads (Kokkos' largest tile)
-// in at least 4 blocks per SM cap a kernel at 32 registers, so an H200 SM holds its full 2048
-// threads. Without the bound, collapse3 packing compiled to 40 registers, held 75% of the
-// threads and reached 79% of copy bandwidth where a flat range (32 registers) reached 90%.
-template <class ExecutionSpace>
-struct launch_bounds_traits {
-  using type = Kokkos::LaunchBounds<>;
-};
-#if defined(KOKKOS_ENABLE_CUDA)
-template <>
-struct launch_bounds_traits<Kokkos::Cuda> {
-  using type = Kokkos::LaunchBounds<512, 4>;
-};
-#endif
-
 // kokkos_default takes Kokkos' own launch parameters: no tile and no launch bounds.
-template <class ExecutionSpace, int N, bool KokkosDefaults>
+template <class ExecutionSpace, int N, bool KokkosDefaults, class Bounds>
 using mdrange_policy =
     Kokkos::MDRangePolicy<ExecutionSpace,
                           Kokkos::Rank<N, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                           Kokkos::IndexType<int>,
                           std::conditional_t<KokkosDefaults, Kokkos::LaunchBounds<>,
-                                             typename launch_bounds_traits<ExecutionSpace>::type>>;
+                                             typename kokkos_bounds<ExecutionSpace, Bounds>::type>>;
 
 // An MDRange body whose policy starts at 0: adds the box's lower bounds back (the variable index,
 // when there is one, has lower bound 0). Kokkos' host MDRange (3.4 to 4.6) sizes a partial last
@@ -341,19 +368,20 @@ struct from_zero_body<Body, 4> {
 // Launches body over an MDRange of N indices: the policy box, plus the variable index of extent
 // nvar when N is Rank + 1. The tile is loopnest's pick, an explicit one (given in box order,
 // reversed here along with the spatial indices), or Kokkos' default with KokkosDefaults.
-template <int N, bool Reverse, bool KokkosDefaults, class ExecutionSpace, int Rank, class Body>
+template <int N, bool Reverse, bool KokkosDefaults, class Bounds, class ExecutionSpace, int Rank,
+          class Body>
 void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
                     const policy_box<Rank>& pb, int nvar, const tile& explicit_tile,
                     const Body& body) {
   static_assert(N == Rank || N == Rank + 1, "the policy covers the box, or the box and var");
-  using policy = mdrange_policy<ExecutionSpace, N, KokkosDefaults>;
+  using policy = mdrange_policy<ExecutionSpace, N, KokkosDefaults, Bounds>;
   int extent[N];
   int t[N];
   for (int d = 0; d < N; ++d) {
     extent[d] = d < Rank ? pb.extent(d) : nvar;
   }
   if (explicit_tile.is_default()) {
-    tile_traits<ExecutionSpace>::pick(extent, t);
+    tile_traits<ExecutionSpace>::pick(extent, t, max_block_threads<Bounds>(exec));
   } else {
     for (int d = 0; d < N; ++d) {
       t[d] = explicit_tile[(Reverse && d < Rank) ? Rank - 1 - d : d];
@@ -371,7 +399,18 @@ void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
   Kokkos::parallel_for(label, policy(exec, lower, upper, tiles), shifted);
 }
 
-template <class ExecutionSpace, int Rank, class Body>
+// A flat range takes no launch bounds under default_bounds: Kokkos sizes its blocks from the
+// kernel's register count.
+template <class ExecutionSpace, class Bounds>
+struct flat_bounds {
+  using type = typename kokkos_bounds<ExecutionSpace, Bounds>::type;
+};
+template <class ExecutionSpace>
+struct flat_bounds<ExecutionSpace, default_bounds> {
+  using type = Kokkos::LaunchBounds<>;
+};
+
+template <class Bounds, class ExecutionSpace, int Rank, class Body>
 void launch_flat(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
                  const Body& body) {
   std::int64_t cells = 1;
@@ -382,7 +421,8 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   // back to 64-bit indices rather than overflow.
   auto run = [&](auto index_constant) {
     using index     = decltype(index_constant);
-    using policy    = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index>>;
+    using policy    = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index>,
+                                       typename flat_bounds<ExecutionSpace, Bounds>::type>;
     const auto flat = [&] {
       if constexpr (Rank == 2) {
         return flat_body<Body, 2>{body, pb.lower[0], pb.lower[1], pb.extent(0)};
@@ -400,18 +440,19 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   }
 }
 
-template <schedule_kind Kind, bool Reverse, class ExecutionSpace, int Rank, class P, class F>
+template <schedule_kind Kind, bool Reverse, class Bounds, class ExecutionSpace, int Rank, class P,
+          class F>
 void run_cell_var(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
                   int nvar, const P& per_cell, const F& f, const tile& explicit_tile) {
   if constexpr (Kind == schedule_kind::collapse4 || Kind == schedule_kind::kokkos_default) {
-    launch_mdrange<Rank + 1, Reverse, Kind == schedule_kind::kokkos_default>(
+    launch_mdrange<Rank + 1, Reverse, Kind == schedule_kind::kokkos_default, Bounds>(
         label, exec, pb, nvar, explicit_tile, cell_var_body<P, F, Rank, Reverse>{per_cell, f});
   } else if constexpr (Kind == schedule_kind::collapse3) {
-    launch_mdrange<Rank, Reverse, false>(label, exec, pb, nvar, explicit_tile,
-                                         cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
+    launch_mdrange<Rank, Reverse, false, Bounds>(
+        label, exec, pb, nvar, explicit_tile, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
   } else {
     static_assert(Kind == schedule_kind::flat, "automatic is resolved before this point");
-    launch_flat(label, exec, pb, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
+    launch_flat<Bounds>(label, exec, pb, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
   }
 }
 
@@ -432,9 +473,10 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
   const int tile_rank = kind == schedule_kind::collapse4   ? Rank + 1
                         : kind == schedule_kind::collapse3 ? Rank
                                                            : 0;
-  check_tile("loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
-             kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
-                                              : (Rank == 2 ? "i, j" : "i, j, k"));
+  using bounds        = typename Schedule::bounds;
+  check_tile<bounds>("loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
+                     kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
+                                                      : (Rank == 2 ? "i, j" : "i, j, k"));
   if (b.empty()) {
     return;
   }
@@ -442,14 +484,14 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
   const auto pb          = to_policy_order<reverse>(b);
   if constexpr (kind == schedule_kind::automatic) {
     if (automatic_choice(exec, b.size()) == schedule_kind::collapse4) {
-      run_cell_var<schedule_kind::collapse4, reverse>(label, exec, pb, nvar, per_cell, f,
-                                                      explicit_tile);
+      run_cell_var<schedule_kind::collapse4, reverse, bounds>(label, exec, pb, nvar, per_cell, f,
+                                                              explicit_tile);
     } else {
-      run_cell_var<schedule_kind::collapse3, reverse>(label, exec, pb, nvar, per_cell, f,
-                                                      explicit_tile);
+      run_cell_var<schedule_kind::collapse3, reverse, bounds>(label, exec, pb, nvar, per_cell, f,
+                                                              explicit_tile);
     }
   } else {
-    run_cell_var<kind, reverse>(label, exec, pb, nvar, per_cell, f, explicit_tile);
+    run_cell_var<kind, reverse, bounds>(label, exec, pb, nvar, per_cell, f, explicit_tile);
   }
 }
 
@@ -497,8 +539,9 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
                 "box and as f(i, j, k) for a 3D box, with int indices.");
   constexpr schedule_kind kind = Schedule::kind;
   constexpr bool takes_tile = kind == schedule_kind::collapse4 || kind == schedule_kind::collapse3;
-  Impl::check_tile("loopnest::for_each_cell", exec, explicit_tile, kind, takes_tile ? Rank : 0,
-                   Rank == 2 ? "i, j" : "i, j, k");
+  using bounds              = typename Schedule::bounds;
+  Impl::check_tile<bounds>("loopnest::for_each_cell", exec, explicit_tile, kind,
+                           takes_tile ? Rank : 0, Rank == 2 ? "i, j" : "i, j, k");
   if (b.empty()) {
     return;
   }
@@ -506,10 +549,10 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
   const auto pb          = Impl::to_policy_order<reverse>(b);
   const Impl::cell_body<F, reverse> body{f};
   if constexpr (kind == schedule_kind::flat) {
-    Impl::launch_flat(label, exec, pb, body);
+    Impl::launch_flat<bounds>(label, exec, pb, body);
   } else {
-    Impl::launch_mdrange<Rank, reverse, kind == schedule_kind::kokkos_default>(label, exec, pb, 0,
-                                                                               explicit_tile, body);
+    Impl::launch_mdrange<Rank, reverse, kind == schedule_kind::kokkos_default, bounds>(
+        label, exec, pb, 0, explicit_tile, body);
   }
 }
 

@@ -24,13 +24,34 @@ enum class schedule_kind {
   automatic        // collapse4 for boxes too small to fill the device, collapse3 otherwise
 };
 
-// A schedule is a type: Kind, the mapping and the layout of the Views the loop body touches.
-// The layout only tells loopnest which index has stride 1; the loop body indexes its Views
-// itself. Use the aliases below and change one property with with_mapping_t / with_layout_t:
+// Launch bounds of a schedule's GPU kernels: at most MaxThreads threads per block (a tile holds at
+// most that many points) and at least MinBlocksPerSM blocks resident per multiprocessor. Together
+// they cap the registers of each thread (on an H100 or H200, 65536 / (MaxThreads * MinBlocksPerSM),
+// at most 255): a loop body that keeps several loads of every variable in flight needs more of
+// them than one that copies. default_bounds is loopnest's per-backend choice (on CUDA, MDRange
+// kernels at most 512 threads in at least 4 blocks, 32 registers, every thread of an SM resident;
+// flat ranges unbounded). Host backends ignore launch bounds.
+template <unsigned MaxThreads, unsigned MinBlocksPerSM>
+struct launch_bounds {
+  static_assert(MaxThreads >= 1 && MaxThreads <= 1024,
+                "loopnest::launch_bounds: MaxThreads must be between 1 and 1024, the most threads "
+                "a GPU block holds.");
+  static_assert(MinBlocksPerSM >= 1, "loopnest::launch_bounds: MinBlocksPerSM must be at least 1.");
+  static constexpr unsigned max_threads       = MaxThreads;
+  static constexpr unsigned min_blocks_per_sm = MinBlocksPerSM;
+};
+struct default_bounds {};
+
+// A schedule is a type: Kind, the mapping, the layout of the Views the loop body touches and the
+// launch bounds. The layout only tells loopnest which index has stride 1; the loop body indexes
+// its Views itself. Use the aliases below and change one property with with_mapping_t,
+// with_layout_t or with_launch_bounds_t:
 //   loopnest::for_each_cell_var<loopnest::collapse3>(...);
 //   using right = loopnest::with_layout_t<loopnest::collapse3, Kokkos::LayoutRight>;
 //   using negative_control = loopnest::with_mapping_t<loopnest::collapse3, loopnest::strided>;
-template <schedule_kind Kind, class Mapping = contiguous, class Layout = Kokkos::LayoutLeft>
+//   using wide_body = loopnest::with_launch_bounds_t<loopnest::collapse3, 256, 4>;
+template <schedule_kind Kind, class Mapping = contiguous, class Layout = Kokkos::LayoutLeft,
+          class Bounds = default_bounds>
 struct schedule {
   static_assert(std::is_same<Mapping, contiguous>::value || std::is_same<Mapping, strided>::value,
                 "loopnest::schedule: the mapping must be loopnest::contiguous or "
@@ -39,10 +60,15 @@ struct schedule {
                     std::is_same<Layout, Kokkos::LayoutRight>::value,
                 "loopnest::schedule: the layout must be Kokkos::LayoutLeft or "
                 "Kokkos::LayoutRight; no other layout has a single stride-1 index.");
+  static_assert(Kind != schedule_kind::kokkos_default ||
+                    std::is_same<Bounds, default_bounds>::value,
+                "loopnest::schedule: kokkos_default launches with Kokkos' own parameters and "
+                "takes no launch bounds.");
 
   static constexpr schedule_kind kind = Kind;
   using mapping                       = Mapping;
   using layout                        = Layout;
+  using bounds                        = Bounds;
 };
 
 using collapse4      = schedule<schedule_kind::collapse4>;
@@ -53,15 +79,32 @@ using automatic      = schedule<schedule_kind::automatic>;
 
 template <class T>
 struct is_schedule : std::false_type {};
-template <schedule_kind Kind, class Mapping, class Layout>
-struct is_schedule<schedule<Kind, Mapping, Layout>> : std::true_type {};
+template <schedule_kind Kind, class Mapping, class Layout, class Bounds>
+struct is_schedule<schedule<Kind, Mapping, Layout, Bounds>> : std::true_type {};
 template <class T>
 inline constexpr bool is_schedule_v = is_schedule<T>::value;
 
 template <class Schedule, class Mapping>
-using with_mapping_t = schedule<Schedule::kind, Mapping, typename Schedule::layout>;
+using with_mapping_t =
+    schedule<Schedule::kind, Mapping, typename Schedule::layout, typename Schedule::bounds>;
 template <class Schedule, class Layout>
-using with_layout_t = schedule<Schedule::kind, typename Schedule::mapping, Layout>;
+using with_layout_t =
+    schedule<Schedule::kind, typename Schedule::mapping, Layout, typename Schedule::bounds>;
+template <class Schedule, unsigned MaxThreads, unsigned MinBlocksPerSM>
+using with_launch_bounds_t =
+    schedule<Schedule::kind, typename Schedule::mapping, typename Schedule::layout,
+             launch_bounds<MaxThreads, MinBlocksPerSM>>;
+
+namespace Impl {
+// Schedule with Bounds in place of default_bounds; bounds the caller chose stay, and
+// kokkos_default keeps Kokkos' own launch parameters.
+template <class Schedule, class Bounds>
+using or_bounds_t = std::conditional_t<
+    std::is_same<typename Schedule::bounds, default_bounds>::value &&
+        Schedule::kind != schedule_kind::kokkos_default,
+    schedule<Schedule::kind, typename Schedule::mapping, typename Schedule::layout, Bounds>,
+    Schedule>;
+}  // namespace Impl
 
 constexpr const char* name(schedule_kind kind) {
   switch (kind) {
