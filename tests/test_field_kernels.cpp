@@ -53,6 +53,8 @@ TYPED_TEST_SUITE(field_kernels, loopnest_test::execution_spaces);
 TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp64) {
   check_all<double, Kokkos::LayoutLeft>(TypeParam(), static_cast<all_schedules*>(nullptr));
   check_all<double, Kokkos::LayoutRight>(TypeParam(), static_cast<all_schedules*>(nullptr));
+  using bounded = loopnest_test::bounded_schedules<Kokkos::LayoutLeft>;
+  check_all<double, Kokkos::LayoutLeft>(TypeParam(), static_cast<bounded*>(nullptr));
 }
 
 TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp32) {

@@ -17,6 +17,7 @@
 namespace {
 
 using loopnest_test::bit_identical;
+using loopnest_test::bounded_schedules;
 using loopnest_test::count_visits;
 using loopnest_test::describe;
 using loopnest_test::expect_visited_once;
@@ -58,6 +59,8 @@ TYPED_TEST(for_each, every_cell_and_variable_is_visited_exactly_once) {
   const TypeParam exec;
   count_visits_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   count_visits_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
+  count_visits_all(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  count_visits_all(exec, static_cast<bounded_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
 TYPED_TEST(for_each, automatic_runs_both_of_its_choices) {
@@ -86,12 +89,14 @@ TYPED_TEST(for_each, every_schedule_gives_the_host_loop_bits_fp64) {
   const TypeParam exec;
   bit_identical_all<double>(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   bit_identical_all<double>(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
+  bit_identical_all<double>(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
 }
 
 TYPED_TEST(for_each, every_schedule_gives_the_host_loop_bits_fp32) {
   const TypeParam exec;
   bit_identical_all<float>(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   bit_identical_all<float>(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
+  bit_identical_all<float>(exec, static_cast<bounded_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
 // ----------------------------------------------------------------------------------------
@@ -135,6 +140,7 @@ TYPED_TEST(for_each, per_cell_value_is_computed_once_per_cell_outside_the_variab
   const TypeParam exec;
   check_per_cell_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   check_per_cell_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
+  check_per_cell_all(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
 }
 
 // ----------------------------------------------------------------------------------------
@@ -198,10 +204,20 @@ TYPED_TEST(for_each, bad_input_throws_before_any_launch) {
     EXPECT_EQ(msg, "no exception");
   }
 
+  // Launch bounds limit a tile on every backend, the same everywhere.
+  using bounded = loopnest::with_launch_bounds_t<loopnest::collapse3, 32, 16>;
+  expect_mentions(try_cell_var<bounded>(exec, b, 2, {8, 8, 1}, hits),
+                  "tile 8x8x1 holds 64 points but " + std::string(TypeParam::name()) +
+                      " under the schedule's launch bounds allows at most 32 per tile");
+  expect_mentions(
+      try_cell<loopnest::with_launch_bounds_t<loopnest::collapse4, 16, 2>>(exec, b2, {4, 5}, hits),
+      "holds 20 points but");
+  EXPECT_EQ(try_cell_var<bounded>(exec, b, 2, {8, 4, 1}, hits), "no exception");
+
   exec.fence();
   int launched = 0;
   Kokkos::deep_copy(launched, Kokkos::subview(hits, 0));
-  EXPECT_EQ(launched, max_points < 1024 * 1024 ? 0 : b2.size())
+  EXPECT_EQ(launched, (max_points < 1024 * 1024 ? 0 : b2.size()) + 2 * b.size())
       << "a refused call must launch nothing";
 }
 

@@ -67,7 +67,8 @@ void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const
 // three loads of every variable in flight, which 32 registers cannot hold: on an H200 (201^3,
 // 8 variables, FP64, collapse3) flux_difference_y reached 60% to 67% of copy bandwidth under
 // loopnest's default bounds (32 registers) and 89.5% with at most 256 threads in at least 4 blocks
-// per SM (64 registers; flux_difference_x 76% and 82%).
+// per SM (64 registers; flux_difference_x 76% and 82%). collapse4, one variable per thread, ran
+// slower under them (43% against 53%) and keeps the default.
 template <class ExecutionSpace>
 struct flux_difference_bounds {
   using type = default_bounds;
@@ -119,9 +120,9 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
 // outside the variable loop under collapse3. The accumulation is one fused multiply-add
 // (loopnest::fma), so every backend and schedule gives the same bits. flux needs at least one
 // ghost layer (the face below cell 0); rhs and flux must have the same variables and interior,
-// inv_d one entry per interior cell along the direction. A schedule with default_bounds runs
-// under bounds that suit this body (on CUDA with_launch_bounds_t<Schedule, 256, 4>); a schedule
-// with launch bounds of its own keeps them.
+// inv_d one entry per interior cell along the direction. Under a schedule with default_bounds
+// the variable loop of collapse3 and flat runs under bounds that suit this body (on CUDA 256
+// threads x 4 blocks); a schedule with launch bounds of its own keeps them.
 template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace,
           class InvD>
 void flux_difference(const ExecutionSpace& exec, int direction,
@@ -144,8 +145,9 @@ void flux_difference(const ExecutionSpace& exec, int direction,
                                        std::to_string(rhs.interior_extent(direction)) +
                                        " cells along direction " + std::to_string(direction));
   }
-  using schedule      = Impl::or_bounds_t<with_layout_t<Schedule, Layout>,
-                                     typename Impl::flux_difference_bounds<ExecutionSpace>::type>;
+  using schedule = Impl::or_bounds_t<
+      with_layout_t<Schedule, Layout>,
+      Impl::var_loop_bounds<typename Impl::flux_difference_bounds<ExecutionSpace>::type>>;
   const auto interior = rhs.interior();
   const auto r        = rhs.ref();
   const auto f        = flux.ref();

@@ -440,10 +440,11 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   }
 }
 
-template <schedule_kind Kind, bool Reverse, class Bounds, class ExecutionSpace, int Rank, class P,
-          class F>
+template <schedule_kind Kind, bool Reverse, class ScheduleBounds, class ExecutionSpace, int Rank,
+          class P, class F>
 void run_cell_var(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
                   int nvar, const P& per_cell, const F& f, const tile& explicit_tile) {
+  using Bounds = bounds_for_t<Kind, ScheduleBounds>;
   if constexpr (Kind == schedule_kind::collapse4 || Kind == schedule_kind::kokkos_default) {
     launch_mdrange<Rank + 1, Reverse, Kind == schedule_kind::kokkos_default, Bounds>(
         label, exec, pb, nvar, explicit_tile, cell_var_body<P, F, Rank, Reverse>{per_cell, f});
@@ -474,9 +475,10 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
                         : kind == schedule_kind::collapse3 ? Rank
                                                            : 0;
   using bounds        = typename Schedule::bounds;
-  check_tile<bounds>("loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
-                     kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
-                                                      : (Rank == 2 ? "i, j" : "i, j, k"));
+  check_tile<bounds_for_t<kind, bounds>>(
+      "loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
+      kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
+                                       : (Rank == 2 ? "i, j" : "i, j, k"));
   if (b.empty()) {
     return;
   }
@@ -539,7 +541,7 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
                 "box and as f(i, j, k) for a 3D box, with int indices.");
   constexpr schedule_kind kind = Schedule::kind;
   constexpr bool takes_tile = kind == schedule_kind::collapse4 || kind == schedule_kind::collapse3;
-  using bounds              = typename Schedule::bounds;
+  using bounds              = Impl::bounds_for_t<kind, typename Schedule::bounds>;
   Impl::check_tile<bounds>("loopnest::for_each_cell", exec, explicit_tile, kind,
                            takes_tile ? Rank : 0, Rank == 2 ? "i, j" : "i, j, k");
   if (b.empty()) {

@@ -104,6 +104,26 @@ using or_bounds_t = std::conditional_t<
         Schedule::kind != schedule_kind::kokkos_default,
     schedule<Schedule::kind, typename Schedule::mapping, typename Schedule::layout, Bounds>,
     Schedule>;
+
+// Bounds that a kernel asks for its variable loop: they apply where each thread runs the
+// variables in turn (collapse3, flat, and automatic when it picks collapse3); a collapse4 work
+// item holds one variable and keeps the default.
+template <class Bounds>
+struct var_loop_bounds {};
+
+// The bounds a kernel of kind Kind launches with.
+template <schedule_kind Kind, class Bounds>
+struct bounds_for {
+  using type = Bounds;
+};
+template <schedule_kind Kind, class Bounds>
+struct bounds_for<Kind, var_loop_bounds<Bounds>> {
+  using type =
+      std::conditional_t<Kind == schedule_kind::collapse4 || Kind == schedule_kind::kokkos_default,
+                         default_bounds, Bounds>;
+};
+template <schedule_kind Kind, class Bounds>
+using bounds_for_t = typename bounds_for<Kind, Bounds>::type;
 }  // namespace Impl
 
 constexpr const char* name(schedule_kind kind) {
