@@ -1,153 +1,8 @@
-// Session 4 experiment (docs/results/h200/notes.md items 10 and 11), not part of the build: body forms,
-// pointers in kernel parameters, launch bounds and tiles for the MFC loops at 201^3 x 8, with ncu.
-// Built by hand with the bench flags against the CUDA Kokkos; 'body_forms profile' runs each variant
-// once between cudaProfilerStart/Stop for ncu --profile-from-start off.
-#include <cuda_profiler_api.h>
-#include <cuda_runtime.h>
-#include <Kokkos_Random.hpp>
-#include <cstdio>
-#include <functional>
-#include <loopnest/loopnest.hpp>
-#include <string>
-#include <vector>
-using E = Kokkos::DefaultExecutionSpace;
-using loopnest::tile;
-constexpr int NV = 8;
-
-double copy_bw() {
-  const size_t n = (size_t(1) << 30) / 8;
-  Kokkos::View<double*> a("a", n), b("b", n);
-  Kokkos::deep_copy(a, 1.0);
-  double best = 0;
-  for (int r = 0; r < 6; ++r) {
-    E().fence();
-    auto t0 = std::chrono::steady_clock::now();
-    Kokkos::deep_copy(E(), b, a);
-    E().fence();
-    std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-    if (r) best = std::max(best, 16.0 * n / dt.count());
-  }
-  return best;
-}
-double time_it(const std::function<void()>& f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  E().fence();
-  float best = 1e30f;
-  for (int rep = 0; rep < 5; ++rep) {
-    cudaEventRecord(a, E().cuda_stream());
-    for (int i = 0; i < 20; ++i) f();
-    cudaEventRecord(b, E().cuda_stream());
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    best = std::min(best, ms / 20);
-  }
-  return best * 1e-3;
-}
-double BW;
-bool PROFILE = false;
-std::vector<std::string> profiled;
-
-template <class T>
-using fs = loopnest::field_set<T>;
-template <class T>
-using pk = loopnest::packed_fields<T>;
-
-// Pointers by value: the kernel parameter space instead of a table in global memory.
-template <class T>
-struct ptrs {
-  T* p[NV];
-  std::ptrdiff_t base, s1, s2;
-  KOKKOS_FORCEINLINE_FUNCTION T* at(int v) const { return p[v]; }
-  KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t off(int i, int j, int k) const {
-    return base + i + j * s1 + k * s2;
-  }
-};
-template <class T>
-ptrs<T> make_ptrs(const fs<T>& f) {
-  ptrs<T> r{};
-  for (int v = 0; v < NV; ++v) r.p[v] = f.field(v).data();
-  auto rf = f.ref();
-  r.base  = rf.base;
-  r.s1    = rf.s1;
-  r.s2    = rf.s2;
-  return r;
-}
-
-template <class T>
-struct ws {
-  int n = 201, g = 4;
-  fs<T> rhs, rhs0, flux, q, out;
-  pk<T> frs;
-  Kokkos::View<T*> inv;
-  ws()
-      : rhs("rhs", NV, {201, 201, 201}, 4),
-        rhs0("rhs0", NV, {201, 201, 201}, 4),
-        flux("flux", NV, {201, 201, 201}, 4),
-        q("q", NV, {201, 201, 201}, 4),
-        out("out", NV, {201, 201, 201}, 4),
-        frs("frs", NV, {201, 201, 201}, 4),
-        inv("inv", 201) {
-    Kokkos::Random_XorShift64_Pool<E> pool(7);
-    for (int v = 0; v < NV; ++v) {
-      Kokkos::fill_random(flux.field(v), pool, T(0), T(1));
-      Kokkos::fill_random(rhs0.field(v), pool, T(0), T(1));
-      Kokkos::fill_random(q.field(v), pool, T(0), T(1));
-    }
-    Kokkos::fill_random(frs.view(), pool, T(0), T(1));
-    Kokkos::fill_random(inv, pool, T(1), T(2));
-  }
-  void reset_rhs() {
-    for (int v = 0; v < NV; ++v) Kokkos::deep_copy(rhs.field(v), rhs0.field(v));
-  }
-  void poison(const fs<T>& f) {
-    for (int v = 0; v < NV; ++v) Kokkos::deep_copy(f.field(v), T(-777));
-  }
-};
-
-template <class T>
-std::vector<std::vector<T>> snapshot(const fs<T>& f) {
-  std::vector<std::vector<T>> s;
-  for (int v = 0; v < NV; ++v) {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.field(v));
-    s.emplace_back(h.data(), h.data() + h.size());
-  }
-  return s;
-}
-
-// Runs `setup; f` once, compares `result` bitwise with `want`, then times f (or, when profiling,
-// runs it once more under the profiler).
-template <class T>
-void measure(const std::string& name, double bytes, const std::function<void()>& setup,
-             const std::function<void()>& f, const fs<T>* result,
-             const std::vector<std::vector<T>>* want) {
-  setup();
-  f();
-  E().fence();
-  long bad = 0;
-  if (result && want) {
-    auto got = snapshot(*result);
-    for (int v = 0; v < NV; ++v)
-      for (size_t e = 0; e < got[v].size(); ++e) bad += got[v][e] != (*want)[v][e];
-  }
-  if (PROFILE) {
-    setup();
-    E().fence();
-    cudaProfilerStart();
-    f();
-    E().fence();
-    cudaProfilerStop();
-    profiled.push_back(name);
-    std::printf("profiled %zu: %s%s\n", profiled.size(), name.c_str(), bad ? " WRONG" : "");
-    return;
-  }
-  const double s = time_it(f);
-  std::printf("%-52s %8.1f us %6.1f%%%s\n", name.c_str(), s * 1e6, 100 * bytes / s / BW,
-              bad ? (" WRONG " + std::to_string(bad)).c_str() : "");
-}
+// Session 4 experiment (docs/results/h200/notes.md items 10 and 11), not part of the build: body
+// forms, pointers in kernel parameters, launch bounds and tiles for the MFC loops at 201^3 x 8,
+// with ncu. Built by hand with the bench flags against the CUDA Kokkos; 'body_forms profile' runs
+// each variant once between cudaProfilerStart/Stop for ncu --profile-from-start off.
+#include "harness.hpp"
 
 // ---- flux_difference_y variants --------------------------------------------------------------
 
@@ -163,9 +18,11 @@ void fy_staged8(ws<T>& w) {
         T a[NV];
 #pragma unroll
         for (int v = 0; v < NV; ++v)
-          a[v] = loopnest::fma(inv, f.load(v, i, j - 1, k) - f.load(v, i, j, k), r.load(v, i, j, k));
+          a[v] =
+              loopnest::fma(inv, f.load(v, i, j - 1, k) - f.load(v, i, j, k), r.load(v, i, j, k));
 #pragma unroll
-        for (int v = 0; v < NV; ++v) r(v, i, j, k) = a[v];
+        for (int v = 0; v < NV; ++v)
+          r(v, i, j, k) = a[v];
       },
       "fy_staged8");
 }
@@ -178,20 +35,22 @@ void fy_params(ws<T>& w, int staged, tile t) {
   using P = Kokkos::MDRangePolicy<E, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                   Kokkos::IndexType<int>, Kokkos::LaunchBounds<MaxT, MinB>>;
   const int n = w.n;
-  auto body = KOKKOS_LAMBDA(int i, int j, int k) {
-    const T inv = inv_d(j);
-    const auto o = r.off(i, j, k), om = f.off(i, j - 1, k), oc = f.off(i, j, k);
-    if (staged) {
-      T a[NV];
+  auto body   = KOKKOS_LAMBDA(int i, int j, int k) {
+      const T inv  = inv_d(j);
+      const auto o = r.off(i, j, k), om = f.off(i, j - 1, k), oc = f.off(i, j, k);
+      if (staged) {
+        T a[NV];
 #pragma unroll
       for (int v = 0; v < NV; ++v)
         a[v] = loopnest::fma(inv, __ldg(f.at(v) + om) - __ldg(f.at(v) + oc), __ldg(r.at(v) + o));
 #pragma unroll
-      for (int v = 0; v < NV; ++v) r.at(v)[o] = a[v];
+      for (int v = 0; v < NV; ++v)
+        r.at(v)[o] = a[v];
     } else {
 #pragma unroll
       for (int v = 0; v < NV; ++v)
-        r.at(v)[o] = loopnest::fma(inv, __ldg(f.at(v) + om) - __ldg(f.at(v) + oc), __ldg(r.at(v) + o));
+        r.at(v)[o] =
+            loopnest::fma(inv, __ldg(f.at(v) + om) - __ldg(f.at(v) + oc), __ldg(r.at(v) + o));
     }
   };
   Kokkos::parallel_for("fy_params", P({0, 0, 0}, {n, n, n}, {t[0], t[1], t[2]}), body);
@@ -202,11 +61,11 @@ template <class T>
 void fy_jpair(ws<T>& w, tile t) {
   const auto r = w.rhs.ref(), f = w.flux.ref();
   const auto inv_d = w.inv;
-  const int n = w.n;
+  const int n      = w.n;
   using P = Kokkos::MDRangePolicy<E, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                                   Kokkos::IndexType<int>, Kokkos::LaunchBounds<512, 4>>;
   auto body = KOKKOS_LAMBDA(int i, int jp, int k) {
-    const int j = 2 * jp;
+    const int j    = 2 * jp;
     const bool two = j + 1 < n;
     const T inv0 = inv_d(j), inv1 = two ? inv_d(j + 1) : T(0);
 #pragma unroll 2
@@ -243,9 +102,11 @@ void copy_params(const loopnest::box<3>& b, const fs<T>& dst, const fs<T>& src, 
     const auto o = d.off(i + l0, j + l1, k + l2);
     T a[NV];
 #pragma unroll
-    for (int v = 0; v < NV; ++v) a[v] = __ldg(s.at(v) + o);
+    for (int v = 0; v < NV; ++v)
+      a[v] = __ldg(s.at(v) + o);
 #pragma unroll
-    for (int v = 0; v < NV; ++v) d.at(v)[o] = a[v];
+    for (int v = 0; v < NV; ++v)
+      d.at(v)[o] = a[v];
   };
   Kokkos::parallel_for("copy_params",
                        P({0, 0, 0}, {b.extent(0), b.extent(1), b.extent(2)}, {t[0], t[1], t[2]}),
@@ -261,9 +122,11 @@ void fin_staged8(ws<T>& w) {
       KOKKOS_LAMBDA(int i, int j, int k) {
         T a[NV];
 #pragma unroll
-        for (int v = 0; v < NV; ++v) a[v] = s.load(v, i, j, k);
+        for (int v = 0; v < NV; ++v)
+          a[v] = s.load(v, i, j, k);
 #pragma unroll
-        for (int v = 0; v < NV; ++v) d(v, i, j, k) = a[v];
+        for (int v = 0; v < NV; ++v)
+          d(v, i, j, k) = a[v];
       },
       "fin_staged8");
 }
@@ -273,96 +136,143 @@ void run(const char* prec) {
   ws<T> w;
   const double cells = 201.0 * 201 * 201 * NV, ghosted = 209.0 * 209 * 209 * NV,
                faces = 202.0 * 201 * 201 * NV, sz = sizeof(T);
-  auto P = [&](const char* s) { return std::string(prec) + " " + s; };
+  auto P    = [&](const char* s) { return std::string(prec) + " " + s; };
   auto none = [] {};
   // copy over the whole ghosted arrays and over the interior only
   w.poison(w.out);
   copy_box<loopnest::collapse3>(w.q.with_ghosts(), w.out, w.q);
   auto want_copy = snapshot(w.out);
-  measure<T>(P("copy whole lib c3"), 2 * sz * ghosted, none,
-             [&] { loopnest::copy_fields<loopnest::collapse3>(E(), w.out, w.q); }, &w.out, &want_copy);
-  measure<T>(P("copy whole lib flat"), 2 * sz * ghosted, none,
-             [&] { loopnest::copy_fields<loopnest::flat>(E(), w.out, w.q); }, &w.out, &want_copy);
-  measure<T>(P("copy whole params8 lb512x4 209x1x1"), 2 * sz * ghosted, none,
-             [&] { copy_params<512, 4>(w.q.with_ghosts(), w.out, w.q, tile{209, 1, 1}); }, &w.out,
-             &want_copy);
+  measure<T>(
+      P("copy whole lib c3"), 2 * sz * ghosted, none,
+      [&] { loopnest::copy_fields<loopnest::collapse3>(E(), w.out, w.q); }, &w.out, &want_copy);
+  measure<T>(
+      P("copy whole lib flat"), 2 * sz * ghosted, none,
+      [&] { loopnest::copy_fields<loopnest::flat>(E(), w.out, w.q); }, &w.out, &want_copy);
+  measure<T>(
+      P("copy whole params8 lb512x4 209x1x1"), 2 * sz * ghosted, none,
+      [&] {
+        copy_params<512, 4>(w.q.with_ghosts(), w.out, w.q, tile{209, 1, 1});
+      },
+      &w.out, &want_copy);
   w.poison(w.out);
   copy_box<loopnest::collapse3>(w.q.interior(), w.out, w.q);
   auto want_ci = snapshot(w.out);
-  measure<T>(P("copy interior c3"), 2 * sz * cells, none,
-             [&] { copy_box<loopnest::collapse3>(w.q.interior(), w.out, w.q); }, &w.out, &want_ci);
-  measure<T>(P("copy interior flat"), 2 * sz * cells, none,
-             [&] { copy_box<loopnest::flat>(w.q.interior(), w.out, w.q); }, &w.out, &want_ci);
-  measure<T>(P("copy interior params8 lb512x4 201x1x1"), 2 * sz * cells, none,
-             [&] { copy_params<512, 4>(w.q.interior(), w.out, w.q, tile{201, 1, 1}); }, &w.out,
-             &want_ci);
-  measure<T>(P("copy interior params8 lb256x8 201x1x1"), 2 * sz * cells, none,
-             [&] { copy_params<256, 8>(w.q.interior(), w.out, w.q, tile{201, 1, 1}); }, &w.out,
-             &want_ci);
+  measure<T>(
+      P("copy interior c3"), 2 * sz * cells, none,
+      [&] { copy_box<loopnest::collapse3>(w.q.interior(), w.out, w.q); }, &w.out, &want_ci);
+  measure<T>(
+      P("copy interior flat"), 2 * sz * cells, none,
+      [&] { copy_box<loopnest::flat>(w.q.interior(), w.out, w.q); }, &w.out, &want_ci);
+  measure<T>(
+      P("copy interior params8 lb512x4 201x1x1"), 2 * sz * cells, none,
+      [&] {
+        copy_params<512, 4>(w.q.interior(), w.out, w.q, tile{201, 1, 1});
+      },
+      &w.out, &want_ci);
+  measure<T>(
+      P("copy interior params8 lb256x8 201x1x1"), 2 * sz * cells, none,
+      [&] {
+        copy_params<256, 8>(w.q.interior(), w.out, w.q, tile{201, 1, 1});
+      },
+      &w.out, &want_ci);
   // finalize x
   w.poison(w.out);
   loopnest::finalize_flux<loopnest::collapse3>(E(), 0, w.out, w.frs);
   auto want_fin = snapshot(w.out);
-  measure<T>(P("finalize_x lib c3"), 2 * sz * faces, none,
-             [&] { loopnest::finalize_flux<loopnest::collapse3>(E(), 0, w.out, w.frs); }, &w.out,
-             &want_fin);
-  measure<T>(P("finalize_x lib flat"), 2 * sz * faces, none,
-             [&] { loopnest::finalize_flux<loopnest::flat>(E(), 0, w.out, w.frs); }, &w.out,
-             &want_fin);
-  measure<T>(P("finalize_x staged8 c3"), 2 * sz * faces, none,
-             [&] { fin_staged8<loopnest::collapse3>(w); }, &w.out, &want_fin);
-  measure<T>(P("finalize_x staged8 flat"), 2 * sz * faces, none,
-             [&] { fin_staged8<loopnest::flat>(w); }, &w.out, &want_fin);
+  measure<T>(
+      P("finalize_x lib c3"), 2 * sz * faces, none,
+      [&] { loopnest::finalize_flux<loopnest::collapse3>(E(), 0, w.out, w.frs); }, &w.out,
+      &want_fin);
+  measure<T>(
+      P("finalize_x lib flat"), 2 * sz * faces, none,
+      [&] { loopnest::finalize_flux<loopnest::flat>(E(), 0, w.out, w.frs); }, &w.out, &want_fin);
+  measure<T>(
+      P("finalize_x staged8 c3"), 2 * sz * faces, none,
+      [&] { fin_staged8<loopnest::collapse3>(w); }, &w.out, &want_fin);
+  measure<T>(
+      P("finalize_x staged8 flat"), 2 * sz * faces, none, [&] { fin_staged8<loopnest::flat>(w); },
+      &w.out, &want_fin);
   // flux x
   w.poison(w.out);
   loopnest::flux_difference<loopnest::collapse3>(E(), 0, w.out, w.flux, w.inv);
   auto want_fx = snapshot(w.out);
-  measure<T>(P("flux_x lib c3"), 2 * sz * cells, none,
-             [&] { loopnest::flux_difference<loopnest::collapse3>(E(), 0, w.out, w.flux, w.inv); },
-             &w.out, &want_fx);
-  measure<T>(P("flux_x lib flat"), 2 * sz * cells, none,
-             [&] { loopnest::flux_difference<loopnest::flat>(E(), 0, w.out, w.flux, w.inv); },
-             &w.out, &want_fx);
+  measure<T>(
+      P("flux_x lib c3"), 2 * sz * cells, none,
+      [&] { loopnest::flux_difference<loopnest::collapse3>(E(), 0, w.out, w.flux, w.inv); }, &w.out,
+      &want_fx);
+  measure<T>(
+      P("flux_x lib flat"), 2 * sz * cells, none,
+      [&] { loopnest::flux_difference<loopnest::flat>(E(), 0, w.out, w.flux, w.inv); }, &w.out,
+      &want_fx);
   // flux y: each measurement starts from rhs0
   w.reset_rhs();
   loopnest::flux_difference<loopnest::collapse3>(E(), 1, w.rhs, w.flux, w.inv);
-  auto want_fy = snapshot(w.rhs);
-  auto reset = [&] { w.reset_rhs(); };
+  auto want_fy     = snapshot(w.rhs);
+  auto reset       = [&] { w.reset_rhs(); };
   const double fyb = 3 * sz * cells;
-  measure<T>(P("flux_y lib c3"), fyb, reset,
-             [&] { loopnest::flux_difference<loopnest::collapse3>(E(), 1, w.rhs, w.flux, w.inv); },
-             &w.rhs, &want_fy);
-  measure<T>(P("flux_y lib flat"), fyb, reset,
-             [&] { loopnest::flux_difference<loopnest::flat>(E(), 1, w.rhs, w.flux, w.inv); },
-             &w.rhs, &want_fy);
-  measure<T>(P("flux_y staged8 c3"), fyb, reset, [&] { fy_staged8<loopnest::collapse3>(w); },
-             &w.rhs, &want_fy);
-  measure<T>(P("flux_y staged8 flat"), fyb, reset, [&] { fy_staged8<loopnest::flat>(w); }, &w.rhs,
-             &want_fy);
+  measure<T>(
+      P("flux_y lib c3"), fyb, reset,
+      [&] { loopnest::flux_difference<loopnest::collapse3>(E(), 1, w.rhs, w.flux, w.inv); }, &w.rhs,
+      &want_fy);
+  measure<T>(
+      P("flux_y lib flat"), fyb, reset,
+      [&] { loopnest::flux_difference<loopnest::flat>(E(), 1, w.rhs, w.flux, w.inv); }, &w.rhs,
+      &want_fy);
+  measure<T>(
+      P("flux_y staged8 c3"), fyb, reset, [&] { fy_staged8<loopnest::collapse3>(w); }, &w.rhs,
+      &want_fy);
+  measure<T>(
+      P("flux_y staged8 flat"), fyb, reset, [&] { fy_staged8<loopnest::flat>(w); }, &w.rhs,
+      &want_fy);
   for (int st = 0; st < 2; ++st) {
     const char* s = st ? "staged" : "plain";
-    measure<T>(P("flux_y params8 lb512x4 201x1x1 ") + s, fyb, reset,
-               [&] { fy_params<512, 4>(w, st, tile{201, 1, 1}); }, &w.rhs, &want_fy);
-    measure<T>(P("flux_y params8 lb512x3 201x1x1 ") + s, fyb, reset,
-               [&] { fy_params<512, 3>(w, st, tile{201, 1, 1}); }, &w.rhs, &want_fy);
-    measure<T>(P("flux_y params8 lb256x4 201x1x1 ") + s, fyb, reset,
-               [&] { fy_params<256, 4>(w, st, tile{201, 1, 1}); }, &w.rhs, &want_fy);
-    measure<T>(P("flux_y params8 lb512x4 32x8x1 ") + s, fyb, reset,
-               [&] { fy_params<512, 4>(w, st, tile{32, 8, 1}); }, &w.rhs, &want_fy);
+    measure<T>(
+        P("flux_y params8 lb512x4 201x1x1 ") + s, fyb, reset,
+        [&] {
+          fy_params<512, 4>(w, st, tile{201, 1, 1});
+        },
+        &w.rhs, &want_fy);
+    measure<T>(
+        P("flux_y params8 lb512x3 201x1x1 ") + s, fyb, reset,
+        [&] {
+          fy_params<512, 3>(w, st, tile{201, 1, 1});
+        },
+        &w.rhs, &want_fy);
+    measure<T>(
+        P("flux_y params8 lb256x4 201x1x1 ") + s, fyb, reset,
+        [&] {
+          fy_params<256, 4>(w, st, tile{201, 1, 1});
+        },
+        &w.rhs, &want_fy);
+    measure<T>(
+        P("flux_y params8 lb512x4 32x8x1 ") + s, fyb, reset,
+        [&] {
+          fy_params<512, 4>(w, st, tile{32, 8, 1});
+        },
+        &w.rhs, &want_fy);
   }
-  measure<T>(P("flux_y jpair c3 201x1x1"), fyb, reset, [&] { fy_jpair(w, tile{201, 1, 1}); },
-             &w.rhs, &want_fy);
-  measure<T>(P("flux_y jpair c3 32x8x1"), fyb, reset, [&] { fy_jpair(w, tile{32, 8, 1}); }, &w.rhs,
-             &want_fy);
+  measure<T>(
+      P("flux_y jpair c3 201x1x1"), fyb, reset,
+      [&] {
+        fy_jpair(w, tile{201, 1, 1});
+      },
+      &w.rhs, &want_fy);
+  measure<T>(
+      P("flux_y jpair c3 32x8x1"), fyb, reset,
+      [&] {
+        fy_jpair(w, tile{32, 8, 1});
+      },
+      &w.rhs, &want_fy);
 }
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   PROFILE = argc > 1 && std::string(argv[1]) == "profile";
-  BW = copy_bw();
+  BW      = copy_bw();
   std::printf("copy %.1f GB/s\n", BW * 1e-9);
   run<double>("fp64");
-  if (!PROFILE) run<float>("fp32");
+  if (!PROFILE)
+    run<float>("fp32");
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("cuda: %s\n", cudaGetErrorString(e));
   return e != cudaSuccess;

@@ -1,52 +1,7 @@
 // Experiment behind docs/results/h200/notes.md item 7 (not part of the build): flux_difference_y
 // at 201^3 x 8 with the direction a constant, several tiles, the += read coherent or read-only,
 // and a staged body; copy with several tiles. Built with the bench flags against a CUDA Kokkos.
-#include <cuda_runtime.h>
-#include <Kokkos_Random.hpp>
-#include <cstdio>
-#include <functional>
-#include <loopnest/loopnest.hpp>
-#include <string>
-#include <vector>
-using E = Kokkos::DefaultExecutionSpace;
-using loopnest::tile;
-
-double copy_bw() {
-  const size_t n = (size_t(1) << 30) / 8;
-  Kokkos::View<double*> a("a", n), b("b", n);
-  Kokkos::deep_copy(a, 1.0);
-  double best = 0;
-  for (int r = 0; r < 6; ++r) {
-    E().fence();
-    auto t0 = std::chrono::steady_clock::now();
-    Kokkos::deep_copy(E(), b, a);
-    E().fence();
-    std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-    if (r)
-      best = std::max(best, 16.0 * n / dt.count());
-  }
-  return best;
-}
-double time_it(const std::function<void()>& f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  E().fence();
-  float best = 1e30f;
-  for (int rep = 0; rep < 5; ++rep) {
-    cudaEventRecord(a, E().cuda_stream());
-    for (int i = 0; i < 20; ++i)
-      f();
-    cudaEventRecord(b, E().cuda_stream());
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    best = std::min(best, ms / 20);
-  }
-  return best * 1e-3;
-}
-double BW;
+#include "harness.hpp"
 void report(const char* what, double sec, double bytes) {
   std::printf("%-60s %9.1f us %6.1f%%\n", what, sec * 1e6, 100 * bytes / sec / BW);
 }

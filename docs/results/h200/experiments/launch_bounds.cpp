@@ -1,153 +1,7 @@
 // Session 4 experiment 2: library-like variable loop (groups of 4, runtime nvar) with the field
 // pointers in the kernel parameters or in a device table, per-kernel launch bounds, tiles that pack
 // rows into warps, and two cells per thread along x. FP64 201^3 x 8.
-#include <cuda_profiler_api.h>
-#include <cuda_runtime.h>
-#include <Kokkos_Random.hpp>
-#include <cstdio>
-#include <functional>
-#include <loopnest/loopnest.hpp>
-#include <string>
-#include <vector>
-using E = Kokkos::DefaultExecutionSpace;
-using loopnest::tile;
-constexpr int NV = 8;
-
-double copy_bw() {
-  const size_t n = (size_t(1) << 30) / 8;
-  Kokkos::View<double*> a("a", n), b("b", n);
-  Kokkos::deep_copy(a, 1.0);
-  double best = 0;
-  for (int r = 0; r < 6; ++r) {
-    E().fence();
-    auto t0 = std::chrono::steady_clock::now();
-    Kokkos::deep_copy(E(), b, a);
-    E().fence();
-    std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-    if (r) best = std::max(best, 16.0 * n / dt.count());
-  }
-  return best;
-}
-double time_it(const std::function<void()>& f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  E().fence();
-  float best = 1e30f;
-  for (int rep = 0; rep < 5; ++rep) {
-    cudaEventRecord(a, E().cuda_stream());
-    for (int i = 0; i < 20; ++i) f();
-    cudaEventRecord(b, E().cuda_stream());
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    best = std::min(best, ms / 20);
-  }
-  return best * 1e-3;
-}
-double BW;
-bool PROFILE = false;
-std::vector<std::string> profiled;
-
-template <class T>
-using fs = loopnest::field_set<T>;
-template <class T>
-using pk = loopnest::packed_fields<T>;
-
-// Pointers by value: the kernel parameter space instead of a table in global memory.
-template <class T>
-struct ptrs {
-  T* p[NV];
-  std::ptrdiff_t base, s1, s2;
-  KOKKOS_FORCEINLINE_FUNCTION T* at(int v) const { return p[v]; }
-  KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t off(int i, int j, int k) const {
-    return base + i + j * s1 + k * s2;
-  }
-};
-template <class T>
-ptrs<T> make_ptrs(const fs<T>& f) {
-  ptrs<T> r{};
-  for (int v = 0; v < NV; ++v) r.p[v] = f.field(v).data();
-  auto rf = f.ref();
-  r.base  = rf.base;
-  r.s1    = rf.s1;
-  r.s2    = rf.s2;
-  return r;
-}
-
-template <class T>
-struct ws {
-  int n = 201, g = 4;
-  fs<T> rhs, rhs0, flux, q, out;
-  pk<T> frs;
-  Kokkos::View<T*> inv;
-  ws()
-      : rhs("rhs", NV, {201, 201, 201}, 4),
-        rhs0("rhs0", NV, {201, 201, 201}, 4),
-        flux("flux", NV, {201, 201, 201}, 4),
-        q("q", NV, {201, 201, 201}, 4),
-        out("out", NV, {201, 201, 201}, 4),
-        frs("frs", NV, {201, 201, 201}, 4),
-        inv("inv", 201) {
-    Kokkos::Random_XorShift64_Pool<E> pool(7);
-    for (int v = 0; v < NV; ++v) {
-      Kokkos::fill_random(flux.field(v), pool, T(0), T(1));
-      Kokkos::fill_random(rhs0.field(v), pool, T(0), T(1));
-      Kokkos::fill_random(q.field(v), pool, T(0), T(1));
-    }
-    Kokkos::fill_random(frs.view(), pool, T(0), T(1));
-    Kokkos::fill_random(inv, pool, T(1), T(2));
-  }
-  void reset_rhs() {
-    for (int v = 0; v < NV; ++v) Kokkos::deep_copy(rhs.field(v), rhs0.field(v));
-  }
-  void poison(const fs<T>& f) {
-    for (int v = 0; v < NV; ++v) Kokkos::deep_copy(f.field(v), T(-777));
-  }
-};
-
-template <class T>
-std::vector<std::vector<T>> snapshot(const fs<T>& f) {
-  std::vector<std::vector<T>> s;
-  for (int v = 0; v < NV; ++v) {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.field(v));
-    s.emplace_back(h.data(), h.data() + h.size());
-  }
-  return s;
-}
-
-// Runs `setup; f` once, compares `result` bitwise with `want`, then times f (or, when profiling,
-// runs it once more under the profiler).
-template <class T>
-void measure(const std::string& name, double bytes, const std::function<void()>& setup,
-             const std::function<void()>& f, const fs<T>* result,
-             const std::vector<std::vector<T>>* want) {
-  setup();
-  f();
-  E().fence();
-  long bad = 0;
-  if (result && want) {
-    auto got = snapshot(*result);
-    for (int v = 0; v < NV; ++v)
-      for (size_t e = 0; e < got[v].size(); ++e) bad += got[v][e] != (*want)[v][e];
-  }
-  if (PROFILE) {
-    setup();
-    E().fence();
-    cudaProfilerStart();
-    f();
-    E().fence();
-    cudaProfilerStop();
-    profiled.push_back(name);
-    std::printf("profiled %zu: %s%s\n", profiled.size(), name.c_str(), bad ? " WRONG" : "");
-    return;
-  }
-  const double s = time_it(f);
-  std::printf("%-52s %8.1f us %6.1f%%%s\n", name.c_str(), s * 1e6, 100 * bytes / s / BW,
-              bad ? (" WRONG " + std::to_string(bad)).c_str() : "");
-}
-
+#include "harness.hpp"
 
 template <class T>
 struct iref {  // field pointers inline: the kernel parameter space
@@ -163,30 +17,64 @@ struct iref {  // field pointers inline: the kernel parameter space
 template <class T>
 iref<T> inline_ref(const fs<T>& f) {
   iref<T> r{};
-  for (int v = 0; v < NV; ++v) r.p[v] = f.field(v).data();
+  for (int v = 0; v < NV; ++v)
+    r.p[v] = f.field(v).data();
   auto t = f.ref();
-  r.base = t.base; r.s0 = t.s0; r.s1 = t.s1; r.s2 = t.s2;
+  r.base = t.base;
+  r.s0   = t.s0;
+  r.s1   = t.s1;
+  r.s2   = t.s2;
   return r;
 }
-template <class T> loopnest::field_set_ref<T> table_ref(const fs<T>& f) { return f.ref(); }
-struct tbl { template <class T> auto operator()(const fs<T>& f) const { return table_ref(f); } };
-struct inl { template <class T> auto operator()(const fs<T>& f) const { return inline_ref(f); } };
+template <class T>
+loopnest::field_set_ref<T> table_ref(const fs<T>& f) {
+  return f.ref();
+}
+struct tbl {
+  template <class T>
+  auto operator()(const fs<T>& f) const {
+    return table_ref(f);
+  }
+};
+struct inl {
+  template <class T>
+  auto operator()(const fs<T>& f) const {
+    return inline_ref(f);
+  }
+};
 
 // The library's variable loop: groups of 4, then the rest as one group. XPair: the thread also
 // does cell i + half.
 template <class P, class F, bool XPair>
 struct loop4 {
-  P pc; F f; int nvar, l0, l1, l2, e0, half;
+  P pc;
+  F f;
+  int nvar, l0, l1, l2, e0, half;
   template <class G>
   KOKKOS_FORCEINLINE_FUNCTION void vars(const G& at) const {
     int v = 0;
 #pragma unroll 1
-    for (; v + 4 <= nvar; v += 4) { at(v); at(v + 1); at(v + 2); at(v + 3); }
+    for (; v + 4 <= nvar; v += 4) {
+      at(v);
+      at(v + 1);
+      at(v + 2);
+      at(v + 3);
+    }
     switch (nvar - v) {
-      case 3: at(v); at(v + 1); at(v + 2); break;
-      case 2: at(v); at(v + 1); break;
-      case 1: at(v); break;
-      default: break;
+      case 3:
+        at(v);
+        at(v + 1);
+        at(v + 2);
+        break;
+      case 2:
+        at(v);
+        at(v + 1);
+        break;
+      case 1:
+        at(v);
+        break;
+      default:
+        break;
     }
   }
   KOKKOS_FUNCTION void operator()(int p0, int p1, int p2) const {
@@ -199,23 +87,30 @@ struct loop4 {
       const auto c = pc(i, j, k);
       if (p0 + half < e0) {
         const auto c1 = pc(i1, j, k);
-        vars([&](int v) { f(i, j, k, v, c); f(i1, j, k, v, c1); });
+        vars([&](int v) {
+          f(i, j, k, v, c);
+          f(i1, j, k, v, c1);
+        });
       } else {
         vars([&](int v) { f(i, j, k, v, c); });
       }
     }
   }
 };
-struct no_pc { KOKKOS_FORCEINLINE_FUNCTION int operator()(int, int, int) const { return 0; } };
+struct no_pc {
+  KOKKOS_FORCEINLINE_FUNCTION int operator()(int, int, int) const { return 0; }
+};
 
 template <int MaxT, int MinB, bool XPair, class P, class F>
 void md(const loopnest::box<3>& b, int nvar, tile t, const P& pc, const F& f) {
-  using Pol = Kokkos::MDRangePolicy<E, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                                    Kokkos::IndexType<int>, Kokkos::LaunchBounds<MaxT, MinB>>;
+  using Pol =
+      Kokkos::MDRangePolicy<E, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                            Kokkos::IndexType<int>, Kokkos::LaunchBounds<MaxT, MinB>>;
   const int e0 = b.extent(0), half = (e0 + 1) / 2;
   loop4<P, F, XPair> body{pc, f, nvar, b.lower(0), b.lower(1), b.lower(2), e0, half};
-  Kokkos::parallel_for("md", Pol({0, 0, 0}, {XPair ? half : e0, b.extent(1), b.extent(2)},
-                                 {t[0], t[1], t[2]}), body);
+  Kokkos::parallel_for(
+      "md", Pol({0, 0, 0}, {XPair ? half : e0, b.extent(1), b.extent(2)}, {t[0], t[1], t[2]}),
+      body);
 }
 
 enum kern { K_COPY_INT, K_FIN_X, K_FLUX_X, K_FLUX_Y, K_FLUX_Z };
@@ -223,37 +118,41 @@ const char* kname[] = {"copy_int", "fin_x", "flux_x", "flux_y", "flux_z"};
 
 template <int MaxT, int MinB, bool XPair, class T, class MkRef>
 void launch(kern k, ws<T>& w, tile t, MkRef mk) {
-  const int nv = NV;
+  const int nv     = NV;
   const auto inv_d = w.inv;
   if (k == K_COPY_INT) {
     const auto d = mk(w.out), s = mk(w.q);
-    md<MaxT, MinB, XPair>(w.q.interior(), nv, t, no_pc{},
+    md<MaxT, MinB, XPair>(
+        w.q.interior(), nv, t, no_pc{},
         KOKKOS_LAMBDA(int i, int j, int kk, int v, int) { d(v, i, j, kk) = s.load(v, i, j, kk); });
   } else if (k == K_FIN_X) {
     const auto d = mk(w.out);
     const auto s = w.frs.ref();
-    md<MaxT, MinB, XPair>(loopnest::box<3>{{-1, 0, 0}, {201, 201, 201}}, nv, t, no_pc{},
+    md<MaxT, MinB, XPair>(
+        loopnest::box<3>{{-1, 0, 0}, {201, 201, 201}}, nv, t, no_pc{},
         KOKKOS_LAMBDA(int i, int j, int kk, int v, int) { d(v, i, j, kk) = s.load(v, i, j, kk); });
   } else if (k == K_FLUX_X) {
     const auto r = mk(w.out), f = mk(w.flux);
-    md<MaxT, MinB, XPair>(w.q.interior(), nv, t,
-        KOKKOS_LAMBDA(int i, int, int) { return T(inv_d(i)); },
+    md<MaxT, MinB, XPair>(
+        w.q.interior(), nv, t, KOKKOS_LAMBDA(int i, int, int) { return T(inv_d(i)); },
         KOKKOS_LAMBDA(int i, int j, int kk, int v, T inv) {
           r(v, i, j, kk) = inv * (f.load(v, i - 1, j, kk) - f.load(v, i, j, kk));
         });
   } else if (k == K_FLUX_Y) {
     const auto r = mk(w.rhs), f = mk(w.flux);
-    md<MaxT, MinB, XPair>(w.q.interior(), nv, t,
-        KOKKOS_LAMBDA(int, int j, int) { return T(inv_d(j)); },
+    md<MaxT, MinB, XPair>(
+        w.q.interior(), nv, t, KOKKOS_LAMBDA(int, int j, int) { return T(inv_d(j)); },
         KOKKOS_LAMBDA(int i, int j, int kk, int v, T inv) {
-          r(v, i, j, kk) = loopnest::fma(inv, f.load(v, i, j - 1, kk) - f.load(v, i, j, kk), r.load(v, i, j, kk));
+          r(v, i, j, kk) = loopnest::fma(inv, f.load(v, i, j - 1, kk) - f.load(v, i, j, kk),
+                                         r.load(v, i, j, kk));
         });
   } else {
     const auto r = mk(w.rhs), f = mk(w.flux);
-    md<MaxT, MinB, XPair>(w.q.interior(), nv, t,
-        KOKKOS_LAMBDA(int, int, int kk) { return T(inv_d(kk)); },
+    md<MaxT, MinB, XPair>(
+        w.q.interior(), nv, t, KOKKOS_LAMBDA(int, int, int kk) { return T(inv_d(kk)); },
         KOKKOS_LAMBDA(int i, int j, int kk, int v, T inv) {
-          r(v, i, j, kk) = loopnest::fma(inv, f.load(v, i, j, kk - 1) - f.load(v, i, j, kk), r.load(v, i, j, kk));
+          r(v, i, j, kk) = loopnest::fma(inv, f.load(v, i, j, kk - 1) - f.load(v, i, j, kk),
+                                         r.load(v, i, j, kk));
         });
   }
 }
@@ -263,14 +162,23 @@ void lib_run(kern k, ws<T>& w) {
   switch (k) {
     case K_COPY_INT: {
       const auto d = w.out.ref(), s = w.q.ref();
-      loopnest::for_each_cell_var<S>(E(), w.q.interior(), NV,
+      loopnest::for_each_cell_var<S>(
+          E(), w.q.interior(), NV,
           KOKKOS_LAMBDA(int i, int j, int kk, int v) { d(v, i, j, kk) = s.load(v, i, j, kk); });
       break;
     }
-    case K_FIN_X: loopnest::finalize_flux<S>(E(), 0, w.out, w.frs); break;
-    case K_FLUX_X: loopnest::flux_difference<S>(E(), 0, w.out, w.flux, w.inv); break;
-    case K_FLUX_Y: loopnest::flux_difference<S>(E(), 1, w.rhs, w.flux, w.inv); break;
-    case K_FLUX_Z: loopnest::flux_difference<S>(E(), 2, w.rhs, w.flux, w.inv); break;
+    case K_FIN_X:
+      loopnest::finalize_flux<S>(E(), 0, w.out, w.frs);
+      break;
+    case K_FLUX_X:
+      loopnest::flux_difference<S>(E(), 0, w.out, w.flux, w.inv);
+      break;
+    case K_FLUX_Y:
+      loopnest::flux_difference<S>(E(), 1, w.rhs, w.flux, w.inv);
+      break;
+    case K_FLUX_Z:
+      loopnest::flux_difference<S>(E(), 2, w.rhs, w.flux, w.inv);
+      break;
   }
 }
 
@@ -278,20 +186,31 @@ template <class T>
 void run_kernel(ws<T>& w, kern k) {
   const double cells = 201.0 * 201 * 201 * NV, faces = 202.0 * 201 * 201 * NV, sz = sizeof(T);
   const double bytes = k == K_FIN_X ? 2 * sz * faces : (k >= K_FLUX_Y ? 3 : 2) * sz * cells;
-  const bool acc = k >= K_FLUX_Y;
-  fs<T>& res = acc ? w.rhs : w.out;
-  std::function<void()> setup = [&] { if (acc) w.reset_rhs(); else w.poison(w.out); };
+  const bool acc     = k >= K_FLUX_Y;
+  fs<T>& res         = acc ? w.rhs : w.out;
+  std::function<void()> setup = [&] {
+    if (acc)
+      w.reset_rhs();
+    else
+      w.poison(w.out);
+  };
   setup();
   lib_run<loopnest::collapse3>(k, w);
   E().fence();
   const auto want = snapshot(res);
-  auto name = [&](const std::string& s) { return std::string("fp64 ") + kname[k] + " " + s; };
-  measure<T>(name("lib c3"), bytes, setup, [&] { lib_run<loopnest::collapse3>(k, w); }, &res, &want);
-  measure<T>(name("lib flat"), bytes, setup, [&] { lib_run<loopnest::flat>(k, w); }, &res, &want);
+  auto name       = [&](const std::string& s) { return std::string("fp64 ") + kname[k] + " " + s; };
+  measure<T>(
+      name("lib c3"), bytes, setup, [&] { lib_run<loopnest::collapse3>(k, w); }, &res, &want);
+  measure<T>(
+      name("lib flat"), bytes, setup, [&] { lib_run<loopnest::flat>(k, w); }, &res, &want);
   const int rows = k == K_FIN_X ? 202 : 201, hx = (rows + 1) / 2;
-#define CFG(REF, MT, MB, XP, T0, T1, LABEL)                                                   \
-  measure<T>(name(std::string(#REF " " LABEL)), bytes, setup,                               \
-             [&] { launch<MT, MB, XP>(k, w, tile{T0, T1, 1}, REF{}); }, &res, &want);
+#define CFG(REF, MT, MB, XP, T0, T1, LABEL)               \
+  measure<T>(                                             \
+      name(std::string(#REF " " LABEL)), bytes, setup,    \
+      [&] {                                               \
+        launch<MT, MB, XP>(k, w, tile{T0, T1, 1}, REF{}); \
+      },                                                  \
+      &res, &want);
   CFG(tbl, 512, 4, false, rows, 1, "lb512x4 row")
   CFG(inl, 512, 4, false, rows, 1, "lb512x4 row")
   CFG(tbl, 384, 4, false, rows, 1, "lb384x4 row")
@@ -309,11 +228,12 @@ void run_kernel(ws<T>& w, kern k) {
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   PROFILE = argc > 1 && std::string(argv[1]) == "profile";
-  BW = copy_bw();
+  BW      = copy_bw();
   std::printf("copy %.1f GB/s\n", BW * 1e-9);
   {
     ws<double> w;
-    for (kern k : {K_COPY_INT, K_FIN_X, K_FLUX_X, K_FLUX_Y, K_FLUX_Z}) run_kernel(w, k);
+    for (kern k : {K_COPY_INT, K_FIN_X, K_FLUX_X, K_FLUX_Y, K_FLUX_Z})
+      run_kernel(w, k);
   }
   cudaError_t e = cudaDeviceSynchronize();
   std::printf("cuda: %s\n", cudaGetErrorString(e));
