@@ -444,16 +444,16 @@ template <schedule_kind Kind, bool Reverse, class ScheduleBounds, class Executio
           class P, class F>
 void run_cell_var(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
                   int nvar, const P& per_cell, const F& f, const tile& explicit_tile) {
-  using Bounds = bounds_for_t<Kind, ScheduleBounds>;
+  using bounds = bounds_for_t<Kind, ScheduleBounds>;
   if constexpr (Kind == schedule_kind::collapse4 || Kind == schedule_kind::kokkos_default) {
-    launch_mdrange<Rank + 1, Reverse, Kind == schedule_kind::kokkos_default, Bounds>(
+    launch_mdrange<Rank + 1, Reverse, Kind == schedule_kind::kokkos_default, bounds>(
         label, exec, pb, nvar, explicit_tile, cell_var_body<P, F, Rank, Reverse>{per_cell, f});
   } else if constexpr (Kind == schedule_kind::collapse3) {
-    launch_mdrange<Rank, Reverse, false, Bounds>(
+    launch_mdrange<Rank, Reverse, false, bounds>(
         label, exec, pb, nvar, explicit_tile, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
   } else {
     static_assert(Kind == schedule_kind::flat, "automatic is resolved before this point");
-    launch_flat<Bounds>(label, exec, pb, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
+    launch_flat<bounds>(label, exec, pb, cell_var_loop_body<P, F, Reverse>{per_cell, f, nvar});
   }
 }
 
