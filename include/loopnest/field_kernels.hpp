@@ -68,7 +68,7 @@ void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const
 // 8 variables, FP64, collapse3) flux_difference_y reached 60% to 67% of copy bandwidth under
 // loopnest's default bounds (32 registers) and 89.5% with at most 256 threads in at least 4 blocks
 // per SM (64 registers; flux_difference_x 76% and 82%). collapse4, one variable per thread, ran
-// slower under them (43% against 53%) and keeps the default.
+// slower under them (flux_difference_y 43% against 51%) and keeps the default.
 template <class ExecutionSpace>
 struct flux_difference_bounds {
   using type = default_bounds;
