@@ -20,8 +20,8 @@ using schedules_for_layout =
                             both_mappings<loopnest::schedule_kind::kokkos_default, Layout>{},
                             both_mappings<loopnest::schedule_kind::automatic, Layout>{}));
 
-// Schedules under launch bounds of 32 threads per block: loopnest's own tiles (256 threads) no
-// longer fit, so the tile it picks shrinks, and the boxes of the tests span several tiles.
+// Schedules under launch bounds of 32 threads per block: on GPU backends loopnest's own tiles
+// (256 threads) no longer fit, so the tile it picks shrinks and the test boxes span several tiles.
 template <class Layout, loopnest::schedule_kind Kind>
 using bounded =
     loopnest::with_launch_bounds_t<loopnest::schedule<Kind, loopnest::contiguous, Layout>, 32, 16>;

@@ -30,8 +30,8 @@ enum class schedule_kind {
 // at most 255): a loop body that keeps several loads of every variable in flight needs more of
 // them than one that copies. default_bounds is loopnest's per-backend choice (on CUDA, MDRange
 // kernels at most 512 threads in at least 4 blocks, 32 registers, every thread of an SM resident;
-// flat ranges unbounded). A tile holds at most MaxThreads points on every backend; host backends
-// otherwise ignore launch bounds.
+// flat ranges unbounded). An explicit tile may hold at most MaxThreads points on every backend;
+// on GPU backends loopnest's own tile shrinks to fit, host backends otherwise ignore the bounds.
 template <unsigned MaxThreads, unsigned MinBlocksPerSM>
 struct launch_bounds {
   static_assert(MaxThreads >= 1 && MaxThreads <= 1024,
