@@ -2,11 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "for_each_checks.hpp"
@@ -141,6 +143,183 @@ TYPED_TEST(for_each, per_cell_value_is_computed_once_per_cell_outside_the_variab
   check_per_cell_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   check_per_cell_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
   check_per_cell_all(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
+}
+
+// ----------------------------------------------------------------------------------------
+// Row alignment (Impl::row_phase): collapse3 may start each row's threads at the row's phase, so
+// that every warp starts on a line of the array the kernel names.
+
+// A backend that aligns rows to 128-byte lines in 32-thread warps, for row_phase_for.
+struct aligned_gpu {};
+
+}  // namespace
+
+template <>
+struct loopnest::Impl::row_alignment_traits<aligned_gpu> {
+  static constexpr int bytes = 128;
+  static constexpr int warp  = 32;
+};
+
+namespace {
+
+using loopnest::Impl::row_phase;
+using loopnest::Impl::row_phase_for;
+
+template <class T>
+std::uint32_t element_address(const T* p) {
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(p) / sizeof(T));
+}
+
+TEST(row_alignment, a_row_takes_the_longest_line_whose_shift_costs_no_warp) {
+  const std::vector<double> a(64);
+  const std::vector<float> f(64);
+  const std::ptrdiff_t left[3]  = {1, 209, 209 * 209};
+  const std::ptrdiff_t right[3] = {209 * 209, 209, 1};
+
+  const auto p = row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &a[4], left);
+  EXPECT_EQ(p.lanes, 16);  // 201 + 15 threads are 7 warps, as 201 are
+  EXPECT_EQ(p.warp, 32);
+  EXPECT_EQ(p.first, element_address(&a[4]));
+  EXPECT_EQ(p.step[0], 1U);
+  EXPECT_EQ(p.step[1], 209U);
+  EXPECT_EQ(p.step[2], 209U * 209U);
+  // FP32: a whole line (32 elements) would make 201 threads 8 warps; half a line fits.
+  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &f[1], left).lanes,
+            16);
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{-4, 0, 0}, {205, 3, 3}}, &a[0], left).lanes, 16);
+  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {17, 3, 3}}, &a[0], left).lanes,
+            16);
+  // 128 threads are 4 whole warps: any shift costs a fifth.
+  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {128, 3, 3}}, &a[0], left).lanes,
+            0);
+  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {126, 3, 3}}, &a[0], left).lanes,
+            2);
+  // The stride-1 index is the row, whichever it is; without one there is no row to align.
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 201}}, &a[0], right).lanes, 16);
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 128}}, &a[0], right).lanes, 0);
+  const std::ptrdiff_t no_unit[3] = {2, 418, 418 * 209};
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &a[0], no_unit).lanes,
+      0);
+  // Host backends take no shift.
+  EXPECT_EQ(row_phase_for<Kokkos::DefaultHostExecutionSpace>(
+                loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &a[0], left)
+                .lanes,
+            0);
+}
+
+// Thread t of a shifted row runs the cell whose element address is t modulo the line, and every
+// cell of the row exactly once.
+struct record_row {
+  int* runs;  // per cell of the row, from lower0
+  int* last;
+  int lower0;
+  KOKKOS_FUNCTION void operator()(int i, int, int) const {
+    ++runs[i - lower0];
+    *last = i - lower0;
+  }
+};
+
+TEST(row_alignment, a_shifted_row_puts_every_cell_on_a_thread_of_its_line_offset) {
+  const std::uint32_t s1 = 209, s2 = 209 * 211;
+  const int lower0 = -3;
+  for (const int lanes : {2, 8, 16, 32}) {
+    for (const int extent0 : {1, 5, 17, 201}) {
+      for (const std::uint32_t origin : {0U, 3U, 4294967290U}) {
+        const int padded = (extent0 + lanes - 1 + 31) / 32 * 32;
+        for (int k = -2; k < 2; ++k) {
+          for (int j = -1; j < 3; ++j) {
+            std::vector<int> runs(static_cast<std::size_t>(extent0), 0);
+            int last = -1;
+            const loopnest::Impl::aligned_rows_body<record_row> body{
+                {runs.data(), &last, lower0},         lower0, extent0, origin, s1, s2,
+                static_cast<std::uint32_t>(lanes - 1)};
+            for (int t = 0; t < padded; ++t) {
+              last = -1;
+              body(t, j, k);
+              if (last >= 0) {
+                // origin is the element address of cell (lower0, 0, 0).
+                const std::uint32_t address = origin + static_cast<std::uint32_t>(last) +
+                                              static_cast<std::uint32_t>(j) * s1 +
+                                              static_cast<std::uint32_t>(k) * s2;
+                EXPECT_EQ(
+                    (address - static_cast<std::uint32_t>(t)) % static_cast<std::uint32_t>(lanes),
+                    0U)
+                    << "lanes " << lanes << " extent " << extent0 << " thread " << t;
+              }
+            }
+            for (int i = 0; i < extent0; ++i) {
+              EXPECT_EQ(runs[static_cast<std::size_t>(i)], 1)
+                  << "lanes " << lanes << " extent " << extent0 << " cell " << i + lower0;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Every (cell, variable) once under collapse3 with rows shifted by any phase, on every backend;
+// strided mapping (no stride-1 policy index) keeps the plain launch.
+template <class Schedule, class ExecutionSpace>
+void count_shifted_visits(const ExecutionSpace& exec, const loopnest::box<3>& b,
+                          const row_phase& rows) {
+  const int lo0 = b.lower(0) - margin, lo1 = b.lower(1) - margin, lo2 = b.lower(2) - margin;
+  for (const int nv : {1, 5}) {
+    const auto pairs = make_counts<ExecutionSpace>(b, nv);
+    loopnest::Impl::for_each_cell_var<Schedule>(
+        exec, b, nv, loopnest::Impl::no_cell_value{},
+        loopnest_test::count_body<ExecutionSpace, 3>{pairs, lo0, lo1, lo2}, "shifted_rows",
+        loopnest::tile{}, rows);
+    exec.fence();
+    expect_visited_once<ExecutionSpace, 3>(
+        pairs, b,
+        describe<Schedule>("shifted rows, lanes " + std::to_string(rows.lanes) + ", first " +
+                               std::to_string(rows.first) + ", nvar " + std::to_string(nv) + ",",
+                           3));
+  }
+}
+
+template <class Layout>
+using shifted_schedules =
+    std::tuple<loopnest::with_layout_t<loopnest::collapse3, Layout>,
+               loopnest::schedule<loopnest::schedule_kind::collapse3, loopnest::strided, Layout>,
+               loopnest_test::bounded<Layout, loopnest::schedule_kind::collapse3>,
+               loopnest::with_layout_t<loopnest::automatic, Layout>>;
+
+template <class Layout, class ExecutionSpace, class... Schedules>
+void count_shifted_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
+  const bool left = std::is_same<Layout, Kokkos::LayoutLeft>::value;
+  auto boxes      = boxes_3d();
+  boxes.push_back({{-4, -1, 0}, {44, 2, 3}});
+  boxes.push_back({{-1, 0, -2}, {3, 2, 40}});
+  for (const auto& b : boxes) {
+    for (const int lanes : {2, 4, 16}) {
+      for (const int warp : {4, 32}) {
+        for (const std::uint32_t first : {0U, 1U, 13U}) {
+          row_phase rows;
+          rows.first   = first;
+          rows.step[0] = left ? 1 : 93;
+          rows.step[1] = 7;
+          rows.step[2] = left ? 93 : 1;
+          rows.lanes   = lanes;
+          rows.warp    = warp;
+          (count_shifted_visits<Schedules>(exec, b, rows), ...);
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(for_each, shifted_rows_visit_every_cell_and_variable_exactly_once) {
+  const TypeParam exec;
+  count_shifted_all<Kokkos::LayoutLeft>(
+      exec, static_cast<shifted_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  count_shifted_all<Kokkos::LayoutRight>(
+      exec, static_cast<shifted_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
 // ----------------------------------------------------------------------------------------
