@@ -401,9 +401,9 @@ void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
 
 // Row alignment: under collapse3 a GPU block runs whole rows of the stride-1 index, and a row
 // that starts mid-line costs every warp of it one more cache line. Shifting each row's threads so
-// that its first warp starts on a line of the destination costs nothing when the shift fits in
-// the row's last warp: on an H200 (201^3 interior of 209^3 FP64 arrays, 8 variables) it took
-// finalize_flux from 80% to 87% of copy bandwidth and a copy of the interior from 81% to 85%.
+// that its first warp starts on a line of the array the kernel names costs nothing when the shift
+// fits in the row's last warp: on an H200 (201^3 interior of 209^3 FP64 arrays, 8 variables) it
+// took finalize_flux from 80% to 87% of copy bandwidth and a copy of the interior from 81% to 85%.
 // `bytes` is the line a warp's first access should start on (0: no shift), `warp` the threads
 // of a warp.
 template <class ExecutionSpace>
@@ -585,8 +585,8 @@ void run_cell_var(const std::string& label, const ExecutionSpace& exec, const po
   }
 }
 
-// rows: where the box's rows start in memory, for a collapse3 launch to align them (field kernels
-// pass their destination's; the public entry points pass none).
+// rows: where the box's rows start in memory, for a collapse3 launch to align them (the field
+// kernels pass their field set's; the public entry points pass none).
 template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
 void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const P& per_cell,
                        const F& f, const std::string& label, const tile& explicit_tile,
