@@ -173,40 +173,49 @@ std::uint32_t element_address(const T* p) {
 TEST(row_alignment, a_row_takes_the_longest_line_whose_shift_costs_no_warp) {
   const std::vector<double> a(64);
   const std::vector<float> f(64);
-  const std::ptrdiff_t left[3]  = {1, 209, 209 * 209};
-  const std::ptrdiff_t right[3] = {209 * 209, 209, 1};
+  constexpr std::ptrdiff_t row  = 209;
+  const std::ptrdiff_t left[3]  = {1, row, row * row};
+  const std::ptrdiff_t right[3] = {row * row, row, 1};
 
-  const auto p = row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &a[4], left);
+  const auto p =
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data() + 4, left);
   EXPECT_EQ(p.lanes, 16);  // 201 + 15 threads are 7 warps, as 201 are
   EXPECT_EQ(p.warp, 32);
-  EXPECT_EQ(p.first, element_address(&a[4]));
+  EXPECT_EQ(p.first, element_address(a.data() + 4));
   EXPECT_EQ(p.step[0], 1U);
   EXPECT_EQ(p.step[1], 209U);
   EXPECT_EQ(p.step[2], 209U * 209U);
   // FP32: a whole line (32 elements) would make 201 threads 8 warps; half a line fits.
-  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &f[1], left).lanes,
+  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, f.data() + 1, left)
+                .lanes,
             16);
   EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{-4, 0, 0}, {205, 3, 3}}, &a[0], left).lanes, 16);
-  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {17, 3, 3}}, &a[0], left).lanes,
-            16);
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{-4, 0, 0}, {205, 3, 3}}, a.data(), left).lanes,
+      16);
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {17, 3, 3}}, a.data(), left).lanes,
+      16);
   // 128 threads are 4 whole warps: any shift costs a fifth.
-  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {128, 3, 3}}, &a[0], left).lanes,
-            0);
-  EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {126, 3, 3}}, &a[0], left).lanes,
-            2);
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {128, 3, 3}}, a.data(), left).lanes,
+      0);
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {126, 3, 3}}, a.data(), left).lanes,
+      2);
   // The stride-1 index is the row, whichever it is; without one there is no row to align.
   EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 201}}, &a[0], right).lanes, 16);
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 201}}, a.data(), right).lanes,
+      16);
   EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 128}}, &a[0], right).lanes, 0);
-  const std::ptrdiff_t no_unit[3] = {2, 418, 418 * 209};
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 128}}, a.data(), right).lanes,
+      0);
+  const std::ptrdiff_t no_unit[3] = {2, 2 * row, 2 * row * row};
   EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &a[0], no_unit).lanes,
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), no_unit).lanes,
       0);
   // Host backends take no shift.
   EXPECT_EQ(row_phase_for<Kokkos::DefaultHostExecutionSpace>(
-                loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, &a[0], left)
+                loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), left)
                 .lanes,
             0);
 }
