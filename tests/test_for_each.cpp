@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -185,34 +186,24 @@ TEST(row_alignment, a_row_takes_the_longest_line_whose_shift_costs_no_warp) {
   EXPECT_EQ(p.step[0], 1U);
   EXPECT_EQ(p.step[1], 209U);
   EXPECT_EQ(p.step[2], 209U * 209U);
+  // The line picked for a box of extents e in a double array with these strides.
+  const auto lanes = [&](std::initializer_list<int> e, const std::ptrdiff_t(&stride)[3]) {
+    return row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, e}, a.data(), stride).lanes;
+  };
   // FP32: a whole line (32 elements) would make 201 threads 8 warps; half a line fits.
   EXPECT_EQ(row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, f.data() + 1, left)
                 .lanes,
             16);
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{-4, 0, 0}, {205, 3, 3}}, a.data(), left).lanes,
-      16);
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {17, 3, 3}}, a.data(), left).lanes,
-      16);
+  EXPECT_EQ(lanes({209, 3, 3}, left), 16);
+  EXPECT_EQ(lanes({17, 3, 3}, left), 16);
   // 128 threads are 4 whole warps: any shift costs a fifth.
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {128, 3, 3}}, a.data(), left).lanes,
-      0);
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {126, 3, 3}}, a.data(), left).lanes,
-      2);
+  EXPECT_EQ(lanes({128, 3, 3}, left), 0);
+  EXPECT_EQ(lanes({126, 3, 3}, left), 2);
   // The stride-1 index is the row, whichever it is; without one there is no row to align.
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 201}}, a.data(), right).lanes,
-      16);
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {3, 3, 128}}, a.data(), right).lanes,
-      0);
+  EXPECT_EQ(lanes({3, 3, 201}, right), 16);
+  EXPECT_EQ(lanes({3, 3, 128}, right), 0);
   const std::ptrdiff_t no_unit[3] = {2, 2 * row, 2 * row * row};
-  EXPECT_EQ(
-      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), no_unit).lanes,
-      0);
+  EXPECT_EQ(lanes({201, 3, 3}, no_unit), 0);
   // Host backends take no shift.
   EXPECT_EQ(row_phase_for<Kokkos::DefaultHostExecutionSpace>(
                 loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), left)
