@@ -3,7 +3,7 @@
 // Every entry first runs one step from a fresh random field into a poisoned output and compares
 // it with the serial host reference.
 #include <loopnest/diffusion.hpp>
-#include <loopnest/field_compare.hpp>
+#include <loopnest/tools/field_compare.hpp>
 
 #include <cmath>
 #include <limits>

@@ -1,12 +1,15 @@
 // loopnest-compare: checks field files (loopnest/field_file.hpp) cell by cell against a reference
 // file with loopnest::compare_fields; see usage below. Host code only, no Kokkos.
-#include <loopnest/field_compare.hpp>
-#include <loopnest/field_file.hpp>
+#include <loopnest/tools/field_compare.hpp>
+#include <loopnest/tools/field_file.hpp>
+#include <loopnest/tools/precision.hpp>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <stdexcept>
@@ -36,7 +39,8 @@ constexpr const char* usage =
     "RMSE, REL_L2, MASS_DIFF (sum c - sum r), FAILURES (cells), BITWISE_EQUAL (YES or NO); then\n"
     "COMPARE=PASS or COMPARE=FAIL.\n"
     "Exit status: 0 when every candidate passes, 1 when one fails, 2 for bad arguments or a\n"
-    "file that cannot be read, is malformed or holds another grid than the reference.\n";
+    "file that cannot be read, is malformed or holds another grid than the reference, 3 when\n"
+    "standard output cannot be written.\n";
 
 [[noreturn]] void refuse(const std::string& why) {
   std::fprintf(stderr, "loopnest-compare: %s (see --help)\n", why.c_str());
@@ -110,10 +114,18 @@ void print(const char* key, const std::string& value) {
   std::printf("%s=%s\n", key, value.c_str());
 }
 
-}  // namespace
+// Exit status 3 when standard output could not be written (a full disk, a closed pipe): the
+// verdict it carried was lost, which must not read as success.
+int flushed(int status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "loopnest-compare: writing standard output failed: %s\n",
+                 std::strerror(errno));
+    return 3;
+  }
+  return status;
+}
 
-int main(int argc, char* argv[]) {
-  const arguments args = parse_arguments(argc, argv);
+int compare(const arguments& args) {
   try {
     const loopnest::field_data reference = loopnest::read_field_file(args.reference);
     print("REFERENCE", args.reference);
@@ -150,4 +162,10 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "loopnest-compare: %s\n", e.what());
     return 2;
   }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  return flushed(compare(parse_arguments(argc, argv)));
 }

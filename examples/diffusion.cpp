@@ -1,21 +1,21 @@
-// loopnest-diffusion: runs the 5-point diffusion step from the brief's initial condition, checks
+// loopnest-diffusion: runs the 5-point diffusion step from the standard initial condition, checks
 // that the result is physical, prints KEY=VALUE lines, and writes the final field on request.
 //   loopnest-diffusion NX NY STEPS [VARIANT [FIELD_FILE]] [--precision fp32|fp64]
 #include <loopnest/diffusion.hpp>
-#include <loopnest/field_compare.hpp>
-#include <loopnest/field_file.hpp>
+#include <loopnest/tools/diffusion_tool.hpp>
+#include <loopnest/tools/field_file.hpp>
+#include <loopnest/tools/precision.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
-#include <filesystem>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 namespace {
 
@@ -25,8 +25,17 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
+// Exit statuses: the run passed its check, the solution failed it (or the run failed), a
+// command-line mistake (nothing run or written), an output that could not be written.
+enum exit_status { pass = 0, check_failed = 1, usage = 2, io_error = 3 };
+
 // A command-line mistake: reported on one line, exit status 2, nothing run or written.
 struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An output that could not be written: reported on one line, exit status 3.
+struct output_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -46,16 +55,23 @@ std::string variant_list() {
 }
 
 void print_usage(std::FILE* to) {
-  std::fprintf(to,
-               "usage: loopnest-diffusion NX NY STEPS [VARIANT [FIELD_FILE]] "
-               "[--precision fp32|fp64]\n"
-               "  NX, NY     grid cells per direction, edges included (at least 5)\n"
-               "  STEPS      time steps (at least 1)\n"
-               "  VARIANT    %s (default %s; cpu is the serial reference)\n"
-               "  FIELD_FILE where to write the final field (\"nx ny\", then one value per line,"
-               " i fastest)\n"
-               "  --precision fp64 (default) or fp32\n",
-               variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant));
+  std::fprintf(
+      to,
+      "usage: loopnest-diffusion NX NY STEPS [VARIANT [FIELD_FILE]] "
+      "[--precision fp32|fp64]\n"
+      "  NX, NY     grid cells per direction, edges included (at least 5; at most 2^31 - 1\n"
+      "             cells in all, rows padded to 128 bytes)\n"
+      "  STEPS      time steps (at least 1)\n"
+      "  VARIANT    %s (default %s; cpu is the serial reference)\n"
+      "  FIELD_FILE where to write the final field (\"nx ny\", then one value per line,"
+      " i fastest)\n"
+      "  --precision fp64 (default) or fp32\n"
+      "The solution must be finite, in [0, 1] and of mass in [0, 1], each within the\n"
+      "boundary tolerance (1e-4 in FP32, 1e-10 in FP64).\n"
+      "Exit status: 0 CHECK=PASS; 1 CHECK=FAIL (nothing written); 2 bad arguments\n"
+      "(nothing run); 3 FIELD_FILE or standard output could not be written (an existing\n"
+      "FIELD_FILE is left as it was).\n",
+      variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant));
 }
 
 int parse_int(const std::string& name, const std::string& text, int min) {
@@ -74,30 +90,6 @@ int parse_int(const std::string& name, const std::string& text, int min) {
                       ", 1000000000]");
   }
   return static_cast<int>(value);
-}
-
-// The directory must take a new file before anything runs, so that a long run does not end
-// in a write error.
-void check_writable(const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  std::error_code ec;
-  if (p.filename().empty() || fs::is_directory(p, ec)) {
-    throw usage_error("FIELD_FILE = '" + path + "' is a directory, not a file");
-  }
-  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  if (!fs::is_directory(dir, ec)) {
-    throw usage_error("FIELD_FILE = '" + path + "': directory '" + dir.string() +
-                      "' does not exist");
-  }
-  const fs::path probe = dir / (".loopnest-diffusion-probe-" + std::to_string(::getpid()));
-  if (std::FILE* f = std::fopen(probe.c_str(), "w")) {
-    std::fclose(f);
-    fs::remove(probe, ec);
-  } else {
-    throw usage_error("FIELD_FILE = '" + path + "': directory '" + dir.string() +
-                      "' is not writable");
-  }
 }
 
 options parse(int argc, char** argv) {
@@ -127,6 +119,15 @@ options parse(int argc, char** argv) {
   o.nx    = parse_int("NX", positional[0], 5);
   o.ny    = parse_int("NY", positional[1], 5);
   o.steps = parse_int("STEPS", positional[2], 1);
+  try {
+    if (o.precision == loopnest::precision::fp32) {
+      loopnest::check_diffusion_grid_size<float>(o.nx, o.ny);
+    } else {
+      loopnest::check_diffusion_grid_size<double>(o.nx, o.ny);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw usage_error("NX = " + positional[0] + ", NY = " + positional[1] + ": " + e.what());
+  }
   if (positional.size() > 3) {
     o.variant = positional[3];
     if (o.variant != "cpu") {
@@ -138,9 +139,13 @@ options parse(int argc, char** argv) {
       }
     }
   }
+  // Before anything runs, so that a long run does not end in a refused write.
   if (positional.size() > 4) {
-    o.field_file = positional[4];
-    check_writable(*o.field_file);
+    o.field_file             = positional[4];
+    const std::string reason = loopnest::field_file_unwritable_reason(*o.field_file);
+    if (!reason.empty()) {
+      throw usage_error("FIELD_FILE = '" + *o.field_file + "': " + reason);
+    }
   }
   return o;
 }
@@ -202,7 +207,11 @@ void run_and_report(const options& o) {
   const auto u     = run<T>(o, t);
   const auto check = loopnest::check_diffusion_solution(u, o.nx, o.ny);
   if (o.field_file) {
-    loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
+    try {
+      loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
+    } catch (const std::exception& e) {
+      throw output_error(e.what());
+    }
   }
   std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n", o.variant.c_str(),
               loopnest::name(o.precision), o.nx, o.ny, o.steps);
@@ -226,19 +235,31 @@ int main(int argc, char** argv) {
     o = parse(argc, argv);
   } catch (const usage_error& e) {
     std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-    return 2;
+    return usage;
   }
-  Kokkos::ScopeGuard kokkos;
-  try {
-    if (o.precision == loopnest::precision::fp32) {
-      run_and_report<float>(o);
-    } else {
-      run_and_report<double>(o);
+  int status = pass;
+  {
+    Kokkos::ScopeGuard kokkos;
+    try {
+      if (o.precision == loopnest::precision::fp32) {
+        run_and_report<float>(o);
+      } else {
+        run_and_report<double>(o);
+      }
+    } catch (const output_error& e) {
+      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+      status = io_error;
+    } catch (const std::exception& e) {
+      std::printf("CHECK=FAIL\n");
+      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+      status = check_failed;
     }
-  } catch (const std::exception& e) {
-    std::printf("CHECK=FAIL\n");
-    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-    return 1;
   }
-  return 0;
+  // A full disk or a closed pipe on standard output is an error too, not a silent success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "loopnest-diffusion: writing standard output failed: %s\n",
+                 std::strerror(errno));
+    return io_error;
+  }
+  return status;
 }

@@ -5,6 +5,7 @@
 #define LOOPNEST_TEST_FOR_EACH_CHECKS_HPP
 
 #include <loopnest/loopnest.hpp>
+#include <loopnest/tools/field_compare.hpp>
 
 #include <gtest/gtest.h>
 
@@ -249,6 +250,41 @@ void bit_identical(const ExecutionSpace& exec, const loopnest::box<Rank>& b, int
   exec.fence();
   expect_bitwise_equal(
       fx, describe<Schedule>(std::to_string(Rank) + "D seed " + std::to_string(seed), Rank, t));
+}
+
+// The same body as a cell loop: each cell runs every variable in turn.
+template <class Body>
+struct cell_loop_body {
+  Body body;
+  int nvar;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j) const {
+    for (int v = 0; v < nvar; ++v) {
+      body(i, j, v);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    for (int v = 0; v < nvar; ++v) {
+      body(i, j, k, v);
+    }
+  }
+};
+
+// bit_identical for for_each_cell: the body as a cell loop under Schedule, against the host loop.
+template <class Schedule, class T, class ExecutionSpace, int Rank>
+void bit_identical_cells(const ExecutionSpace& exec, const loopnest::box<Rank>& b, int nvar,
+                         unsigned seed) {
+  using layout  = typename Schedule::layout;
+  using space   = typename ExecutionSpace::memory_space;
+  using body    = stencil_body<T, layout, space>;
+  const auto fx = make_fixture<T, layout, ExecutionSpace>(b, nvar, seed);
+  loopnest::for_each_cell<Schedule>(
+      exec, b, cell_loop_body<body>{body{fx.u, fx.w, fx.coef, fx.o0, fx.o1, fx.o2}, nvar},
+      "bit_identical_cells");
+  exec.fence();
+  expect_bitwise_equal(fx, describe<Schedule>("for_each_cell " + std::to_string(Rank) + "D seed " +
+                                                  std::to_string(seed),
+                                              Rank, loopnest::tile{}));
 }
 
 }  // namespace loopnest_test

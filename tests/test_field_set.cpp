@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <string>
 
 #include "test_errors.hpp"
@@ -100,6 +101,13 @@ TYPED_TEST(field_set, bad_shapes_are_refused) {
                   "ghost = -1 but it must be at least 0");
   expect_mentions(error_of([] { set("f", 3, {4, 4, 4, 4}, 1); }), "4 interior extents given");
   expect_mentions(error_of([] { set("f", 3, {}, 1); }), "0 interior extents given");
+  // The extent with ghosts, n + 2 ghost, would wrap in int.
+  expect_mentions(error_of([] {
+                    set("f", 1, {4, 4}, INT_MAX);
+                  }),
+                  "interior[0] = 4 with ghost = 2147483647 on both sides exceeds 2^31 - 1");
+  expect_mentions(error_of([] { set("f", 1, {INT_MAX - 1}, 1); }),
+                  "interior[0] = 2147483646 with ghost = 1 on both sides exceeds 2^31 - 1");
 }
 
 }  // namespace

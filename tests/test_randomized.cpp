@@ -4,6 +4,7 @@
 // cshift strategy. The checks themselves are the deterministic tests' (*_checks.hpp); the
 // device lambdas live there, in free functions.
 #include <loopnest/loopnest.hpp>
+#include <loopnest/tools/field_compare.hpp>
 
 #include <gtest/gtest.h>
 

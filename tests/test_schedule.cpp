@@ -25,52 +25,53 @@ TEST(schedule, aliases_default_to_contiguous_layout_left) {
   EXPECT_EQ(std::string(loopnest::name(loopnest::strided{})), "strided");
 }
 
-TEST(schedule, launch_bounds_are_a_property_the_other_aliases_keep) {
-  static_assert(std::is_same<loopnest::collapse3::bounds, loopnest::default_bounds>::value);
-  using b = loopnest::with_launch_bounds_t<loopnest::collapse3, 256, 4>;
-  static_assert(b::kind == loopnest::schedule_kind::collapse3);
-  static_assert(std::is_same<b::bounds, loopnest::launch_bounds<256, 4>>::value);
-  static_assert(b::bounds::max_threads == 256 && b::bounds::min_blocks_per_sm == 4);
-  using moved =
-      loopnest::with_mapping_t<loopnest::with_layout_t<b, Kokkos::LayoutRight>, loopnest::strided>;
-  static_assert(std::is_same<moved::bounds, b::bounds>::value);
-  static_assert(std::is_same<moved::layout, Kokkos::LayoutRight>::value);
-  static_assert(loopnest::is_schedule_v<moved>);
+// Launch bounds are a property the other aliases keep. These are checked at compile time: a
+// violation fails the build of this test.
+namespace launch_bounds_properties {
+static_assert(std::is_same<loopnest::collapse3::bounds, loopnest::default_bounds>::value);
+using b = loopnest::with_launch_bounds_t<loopnest::collapse3, 256, 4>;
+static_assert(b::kind == loopnest::schedule_kind::collapse3);
+static_assert(std::is_same<b::bounds, loopnest::launch_bounds<256, 4>>::value);
+static_assert(b::bounds::max_threads == 256 && b::bounds::min_blocks_per_sm == 4);
+using moved =
+    loopnest::with_mapping_t<loopnest::with_layout_t<b, Kokkos::LayoutRight>, loopnest::strided>;
+static_assert(std::is_same<moved::bounds, b::bounds>::value);
+static_assert(std::is_same<moved::layout, Kokkos::LayoutRight>::value);
+static_assert(loopnest::is_schedule_v<moved>);
 
-  // A kernel's own bounds replace default_bounds only: the caller's bounds stay, and
-  // kokkos_default keeps Kokkos' own launch parameters.
-  using kernel_bounds = loopnest::launch_bounds<128, 8>;
-  static_assert(std::is_same<loopnest::Impl::or_bounds_t<loopnest::flat, kernel_bounds>::bounds,
-                             kernel_bounds>::value);
-  static_assert(std::is_same<loopnest::Impl::or_bounds_t<b, kernel_bounds>, b>::value);
-  static_assert(std::is_same<loopnest::Impl::or_bounds_t<loopnest::kokkos_default, kernel_bounds>,
-                             loopnest::kokkos_default>::value);
+// A kernel's own bounds replace default_bounds only: the caller's bounds stay, and
+// kokkos_default keeps Kokkos' own launch parameters.
+using kernel_bounds = loopnest::launch_bounds<128, 8>;
+static_assert(std::is_same<loopnest::Impl::or_bounds_t<loopnest::flat, kernel_bounds>::bounds,
+                           kernel_bounds>::value);
+static_assert(std::is_same<loopnest::Impl::or_bounds_t<b, kernel_bounds>, b>::value);
+static_assert(std::is_same<loopnest::Impl::or_bounds_t<loopnest::kokkos_default, kernel_bounds>,
+                           loopnest::kokkos_default>::value);
 
-  // Bounds for a kernel's variable loop leave collapse4's one-variable work items alone.
-  using var_loop = loopnest::Impl::var_loop_bounds<kernel_bounds>;
-  using loopnest::schedule_kind;
-  static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::collapse3, var_loop>,
-                             kernel_bounds>::value);
-  static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::flat, var_loop>,
-                             kernel_bounds>::value);
-  static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::collapse4, var_loop>,
-                             loopnest::default_bounds>::value);
-  static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::collapse4, kernel_bounds>,
-                             kernel_bounds>::value);
-  SUCCEED();
-}
+// Bounds for a kernel's variable loop leave collapse4's one-variable work items alone.
+using var_loop = loopnest::Impl::var_loop_bounds<kernel_bounds>;
+using loopnest::schedule_kind;
+static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::collapse3, var_loop>,
+                           kernel_bounds>::value);
+static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::flat, var_loop>,
+                           kernel_bounds>::value);
+static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::collapse4, var_loop>,
+                           loopnest::default_bounds>::value);
+static_assert(std::is_same<loopnest::Impl::bounds_for_t<schedule_kind::collapse4, kernel_bounds>,
+                           kernel_bounds>::value);
+}  // namespace launch_bounds_properties
 
-TEST(schedule, contiguous_puts_the_stride_one_index_first) {
-  using left_contiguous  = loopnest::collapse3;
-  using right_contiguous = loopnest::with_layout_t<left_contiguous, Kokkos::LayoutRight>;
-  using left_strided     = loopnest::with_mapping_t<left_contiguous, loopnest::strided>;
-  using right_strided    = loopnest::with_mapping_t<right_contiguous, loopnest::strided>;
-  static_assert(!loopnest::Impl::reverse_v<left_contiguous>);
-  static_assert(loopnest::Impl::reverse_v<right_contiguous>);
-  static_assert(loopnest::Impl::reverse_v<left_strided>);
-  static_assert(!loopnest::Impl::reverse_v<right_strided>);
-  SUCCEED();
-}
+// contiguous puts the stride-1 index first.
+namespace mapping_order {
+using left_contiguous  = loopnest::collapse3;
+using right_contiguous = loopnest::with_layout_t<left_contiguous, Kokkos::LayoutRight>;
+using left_strided     = loopnest::with_mapping_t<left_contiguous, loopnest::strided>;
+using right_strided    = loopnest::with_mapping_t<right_contiguous, loopnest::strided>;
+static_assert(!loopnest::Impl::reverse_v<left_contiguous>);
+static_assert(loopnest::Impl::reverse_v<right_contiguous>);
+static_assert(loopnest::Impl::reverse_v<left_strided>);
+static_assert(!loopnest::Impl::reverse_v<right_strided>);
+}  // namespace mapping_order
 
 template <class ExecutionSpace>
 class automatic_rule : public ::testing::Test {};

@@ -2,6 +2,7 @@
 #ifndef LOOPNEST_BOX_HPP
 #define LOOPNEST_BOX_HPP
 
+#include <climits>
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -13,8 +14,9 @@ namespace loopnest {
 // be negative (ghost cells). Built from two brace lists, lower bounds first:
 //   loopnest::box<3> interior{{0, 0, 0}, {nx, ny, nz}};
 //   loopnest::box<3> with_ghosts{{-4, -4, -4}, {nx + 4, ny + 4, nz + 4}};
-// An inverted range or a list of the wrong length throws std::invalid_argument; an empty range
-// (upper == lower) is allowed and makes every loop over the box a no-op.
+// An inverted range, an extent past 2^31 - 1 (the loops index with int), more than 2^63 - 1 cells
+// or a list of the wrong length throws std::invalid_argument; an empty range (upper == lower) is
+// allowed and makes every loop over the box a no-op.
 template <int Rank>
 class box {
   static_assert(Rank == 2 || Rank == 3,
@@ -34,6 +36,17 @@ class box {
                                     std::to_string(d) + "] = " + std::to_string(m_lower[d]) +
                                     " (an inverted box)");
       }
+      // In 64 bits: upper - lower of two ints can overflow int.
+      const std::int64_t e = std::int64_t{m_upper[d]} - m_lower[d];
+      if (e > INT_MAX) {
+        throw std::invalid_argument("loopnest::box: upper[" + std::to_string(d) + "] - lower[" +
+                                    std::to_string(d) + "] = " + std::to_string(e) +
+                                    " exceeds 2^31 - 1, the most cells an int index spans");
+      }
+      if (e > 0 && m_size > INT64_MAX / e) {
+        throw std::invalid_argument("loopnest::box: the box holds more than 2^63 - 1 cells");
+      }
+      m_size *= e;
     }
   }
 
@@ -41,14 +54,8 @@ class box {
   int upper(int d) const { return m_upper[d]; }
   int extent(int d) const { return m_upper[d] - m_lower[d]; }
 
-  std::int64_t size() const {
-    std::int64_t n = 1;
-    for (int d = 0; d < Rank; ++d) {
-      n *= extent(d);
-    }
-    return n;
-  }
-  bool empty() const { return size() == 0; }
+  std::int64_t size() const { return m_size; }
+  bool empty() const { return m_size == 0; }
 
  private:
   static void copy_bounds(const char* name, std::initializer_list<int> from, int (&to)[Rank]) {
@@ -65,6 +72,7 @@ class box {
 
   int m_lower[Rank];
   int m_upper[Rank];
+  std::int64_t m_size = 1;
 };
 
 }  // namespace loopnest

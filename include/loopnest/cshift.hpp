@@ -4,6 +4,8 @@
 #define LOOPNEST_CSHIFT_HPP
 
 #include <loopnest/cshift_table.hpp>
+#include <loopnest/detail/error.hpp>
+#include <loopnest/detail/overlap.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
 
@@ -210,10 +212,6 @@ void copy_with(const ExecutionSpace& exec, cshift_strategy strategy, Word* out, 
   }
 }
 
-[[noreturn]] inline void throw_cshift_error(const std::string& why) {
-  throw std::invalid_argument("loopnest::cshift: " + why);
-}
-
 template <class View>
 std::string extents_text(const View& v) {
   std::string s;
@@ -227,35 +225,36 @@ template <class ExecutionSpace, class Out, class In>
 void check_cshift(const Out& out, const In& in, int dim, cshift_strategy strategy) {
   constexpr int rank = static_cast<int>(Out::rank);
   if (dim < 0 || dim >= rank) {
-    throw_cshift_error("dim = " + std::to_string(dim) + " but the views have rank " +
-                       std::to_string(rank) + " (dim counts from 0)");
+    throw_invalid_argument("loopnest::cshift", "dim = " + std::to_string(dim) +
+                                                   " but the views have rank " +
+                                                   std::to_string(rank) + " (dim counts from 0)");
   }
   for (int d = 0; d < rank; ++d) {
     if (out.extent(d) != in.extent(d)) {
-      throw_cshift_error("out and in have different extents: out is " + extents_text(out) +
-                         " but in is " + extents_text(in));
+      throw_invalid_argument("loopnest::cshift", "out and in have different extents: out is " +
+                                                     extents_text(out) + " but in is " +
+                                                     extents_text(in));
     }
   }
   const auto check_contiguous = [](const char* name, const auto& v) {
     if (!v.span_is_contiguous()) {
-      throw_cshift_error(std::string(name) + " is not contiguous (" + std::to_string(v.size()) +
-                         " elements over a span of " + std::to_string(v.span()) +
-                         "); cshift needs contiguous views");
+      throw_invalid_argument("loopnest::cshift",
+                             std::string(name) + " is not contiguous (" + std::to_string(v.size()) +
+                                 " elements over a span of " + std::to_string(v.span()) +
+                                 "); cshift needs contiguous views");
     }
   };
   check_contiguous("out", out);
   check_contiguous("in", in);
-  const auto* out_begin   = reinterpret_cast<const char*>(out.data());
-  const auto* in_begin    = reinterpret_cast<const char*>(in.data());
-  const std::size_t bytes = out.span() * sizeof(typename Out::value_type);
-  if (bytes > 0 && out_begin < in_begin + bytes && in_begin < out_begin + bytes) {
-    throw_cshift_error(
-        "out aliases in (their memory overlaps); the result needs a view of its "
-        "own");
+  if (views_overlap(out, in)) {
+    throw_invalid_argument("loopnest::cshift",
+                           "out aliases in (their memory overlaps); the result needs a view of its "
+                           "own");
   }
   if (!cshift_strategy_available<ExecutionSpace>(strategy)) {
-    throw_cshift_error(std::string("strategy ") + name(strategy) + " needs managed memory, which " +
-                       ExecutionSpace::name() + " does not have");
+    throw_invalid_argument("loopnest::cshift", std::string("strategy ") + name(strategy) +
+                                                   " needs managed memory, which " +
+                                                   ExecutionSpace::name() + " does not have");
   }
 }
 
@@ -322,8 +321,8 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
   const std::int64_t s   = (shift % n + n) % n;
   const auto plan = Impl::plan_copy<word, ExecutionSpace>(outer, n * inner * per, s * inner * per);
   if (plan.league > INT_MAX) {
-    Impl::throw_cshift_error("the views (" + Impl::extents_text(in) +
-                             ") need more teams than one launch takes");
+    Impl::throw_invalid_argument("loopnest::cshift", "the views (" + Impl::extents_text(in) +
+                                                         ") need more teams than one launch takes");
   }
   // The views' bytes, moved as words: value_type is trivially copyable and word-aligned.
   auto* to         = reinterpret_cast<word*>(out.data());

@@ -1,6 +1,6 @@
 // loopnest::diffusion_solver: the explicit 5-point diffusion step on a 2D grid, one source for
 // FP32 and FP64, under several loop layouts that all give the same bits, with a plain serial
-// host loop as the reference and the physical checks a result must pass.
+// host loop as the reference. The checks a result must pass are the tools' (loopnest/tools/).
 //
 //   v(i, j) = u(i, j) + alpha * (u(i-1, j) + u(i+1, j) + u(i, j-1) + u(i, j+1) - 4 u(i, j))
 //
@@ -9,6 +9,7 @@
 #define LOOPNEST_DIFFUSION_HPP
 
 #include <loopnest/box.hpp>
+#include <loopnest/detail/error.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
@@ -67,19 +68,7 @@ constexpr const char* name(diffusion_variant v) {
   return "unknown";
 }
 
-inline diffusion_variant parse_diffusion_variant(const std::string& s) {
-  std::string known;
-  for (const auto v : diffusion_variants) {
-    if (s == name(v)) {
-      return v;
-    }
-    known += std::string(known.empty() ? "" : ", ") + name(v);
-  }
-  throw std::invalid_argument("loopnest::parse_diffusion_variant: variant '" + s +
-                              "' is unknown; the variants are " + known);
-}
-
-// One cell's update, written once for every variant: the sum in the brief's order and one
+// One cell's update, written once for every variant: the sum in the formula's order and one
 // explicit fused multiply-add, so that no variant's compiler contraction differs from another's
 // (4 u is exact, so contracting the subtraction cannot change the bits either).
 template <class T>
@@ -89,16 +78,12 @@ KOKKOS_FORCEINLINE_FUNCTION T diffusion_update(T alpha, T c, T w, T e, T s, T n)
 
 namespace Impl {
 
-[[noreturn]] inline void throw_diffusion_error(const char* where, const std::string& what) {
-  throw std::invalid_argument(std::string(where) + ": " + what);
-}
-
 inline void check_diffusion_grid(const char* where, int nx, int ny) {
   for (const auto& [label, n] : {std::pair<const char*, int>{"nx", nx}, {"ny", ny}}) {
     if (n < 3) {
-      throw_diffusion_error(where, std::string(label) + " = " + std::to_string(n) +
-                                       " but the grid needs at least 3 cells per direction (an "
-                                       "interior between two edges)");
+      throw_invalid_argument(where, std::string(label) + " = " + std::to_string(n) +
+                                        " but the grid needs at least 3 cells per direction (an "
+                                        "interior between two edges)");
     }
   }
 }
@@ -106,8 +91,8 @@ inline void check_diffusion_grid(const char* where, int nx, int ny) {
 template <class T>
 void check_diffusion_alpha(const char* where, T alpha) {
   if (!(alpha >= T(0) && alpha <= T(0.25))) {
-    throw_diffusion_error(where, "alpha = " + std::to_string(alpha) +
-                                     " is outside [0, 0.25], where the explicit step is stable");
+    throw_invalid_argument(where, "alpha = " + std::to_string(alpha) +
+                                      " is outside [0, 0.25], where the explicit step is stable");
   }
 }
 
@@ -117,7 +102,7 @@ inline std::size_t cell_count(int nx, int ny) {
 
 }  // namespace Impl
 
-// The brief's initial condition on the host, i fastest: 1 in the centre cell ((nx+1)/2,
+// The standard initial condition on the host, i fastest: 1 in the centre cell ((nx+1)/2,
 // (ny+1)/2 counted from 1), 0 elsewhere.
 template <class T>
 std::vector<T> diffusion_initial_condition(int nx, int ny) {
@@ -137,12 +122,12 @@ std::vector<T> diffusion_reference(int nx, int ny, int steps, std::vector<T> ini
   Impl::check_diffusion_grid(where, nx, ny);
   Impl::check_diffusion_alpha(where, alpha);
   if (steps < 0) {
-    Impl::throw_diffusion_error(where, "steps = " + std::to_string(steps) + " is negative");
+    Impl::throw_invalid_argument(where, "steps = " + std::to_string(steps) + " is negative");
   }
   if (initial.size() != Impl::cell_count(nx, ny)) {
-    Impl::throw_diffusion_error(where, "initial has " + std::to_string(initial.size()) +
-                                           " values but the grid has " +
-                                           std::to_string(Impl::cell_count(nx, ny)));
+    Impl::throw_invalid_argument(where, "initial has " + std::to_string(initial.size()) +
+                                            " values but the grid has " +
+                                            std::to_string(Impl::cell_count(nx, ny)));
   }
   std::vector<T> u = std::move(initial);
   std::vector<T> v = u;
@@ -159,43 +144,6 @@ std::vector<T> diffusion_reference(int nx, int ny, int steps, std::vector<T> ini
   return u;
 }
 
-// What the tools print of a solution, after checking that it is one: every value finite and in
-// [0, 1], the mass (sum of all cells) in [0, 1]. Anything else throws std::runtime_error naming
-// the first offending cell or the mass.
-struct diffusion_summary {
-  double mass, centre, min, max;
-};
-
-template <class T>
-diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int ny) {
-  constexpr const char* where = "loopnest::check_diffusion_solution";
-  Impl::check_diffusion_grid(where, nx, ny);
-  if (u.size() != Impl::cell_count(nx, ny)) {
-    Impl::throw_diffusion_error(where, "the field has " + std::to_string(u.size()) +
-                                           " values but the grid has " +
-                                           std::to_string(Impl::cell_count(nx, ny)));
-  }
-  diffusion_summary s{0.0, 0.0, 1.0, 0.0};
-  for (std::size_t c = 0; c < u.size(); ++c) {
-    const auto x = static_cast<double>(u[c]);
-    if (!std::isfinite(x) || x < 0.0 || x > 1.0) {
-      throw std::runtime_error(std::string(where) + ": cell (" + std::to_string(c % nx) + ", " +
-                               std::to_string(c / nx) + ") = " + std::to_string(x) +
-                               (std::isfinite(x) ? " is outside [0, 1]" : " is not finite"));
-    }
-    s.mass += x;
-    s.min = std::min(s.min, x);
-    s.max = std::max(s.max, x);
-  }
-  if (!(s.mass >= 0.0 && s.mass <= 1.0)) {
-    throw std::runtime_error(std::string(where) + ": mass = " + std::to_string(s.mass) +
-                             " is outside [0, 1]");
-  }
-  s.centre = static_cast<double>(u[static_cast<std::size_t>((nx + 1) / 2 - 1) +
-                                   static_cast<std::size_t>(nx) * ((ny + 1) / 2 - 1)]);
-  return s;
-}
-
 namespace Impl {
 
 // Both arrays are (pitch, ny) LayoutLeft Views: rows padded to whole 128-byte lines so that
@@ -204,9 +152,10 @@ namespace Impl {
 template <class T, class MemorySpace>
 using diffusion_view = Kokkos::View<T**, Kokkos::LayoutLeft, MemorySpace>;
 
+// In 64 bits: rounding nx near 2^31 up to a whole line would overflow int.
 template <class T>
-constexpr int diffusion_pitch(int nx) {
-  constexpr int line = 128 / sizeof(T);
+constexpr std::int64_t diffusion_pitch(int nx) {
+  constexpr std::int64_t line = 128 / sizeof(T);
   return (nx + line - 1) / line * line;
 }
 
@@ -348,6 +297,30 @@ void diffusion_step_vectorized(const ExecutionSpace& exec, const diffusion_step_
 
 }  // namespace Impl
 
+namespace Impl {
+
+template <class T>
+void check_diffusion_grid_size(const char* where, int nx, int ny) {
+  check_diffusion_grid(where, nx, ny);
+  if (diffusion_pitch<T>(nx) * ny > INT_MAX) {
+    throw_invalid_argument(where, "a grid of nx = " + std::to_string(nx) +
+                                      " by ny = " + std::to_string(ny) +
+                                      " cells, rows padded to 128 bytes, exceeds the 2^31 - 1 "
+                                      "cells of 32-bit indices");
+  }
+}
+
+}  // namespace Impl
+
+// Refuses, before anything is allocated or run, a grid the solver cannot hold in T: fewer than 3
+// cells along an axis, or more than 2^31 - 1 cells once each row is padded to whole 128-byte
+// lines (the kernels index with int). Throws std::invalid_argument naming nx and ny; the
+// solver's constructor makes the same check.
+template <class T>
+void check_diffusion_grid_size(int nx, int ny) {
+  Impl::check_diffusion_grid_size<T>("loopnest::check_diffusion_grid_size", nx, ny);
+}
+
 // Two device arrays of nx * ny cells (the edges included) that swap roles every step; the field
 // after the last step is current(). Variant picks the loop layout; T is float or double.
 template <class T, diffusion_variant Variant, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
@@ -366,22 +339,17 @@ class diffusion_solver {
                    const tile& t = tile{})
       : m_exec(exec), m_nx(nx), m_ny(ny), m_alpha(alpha), m_tile(t) {
     constexpr const char* where = "loopnest::diffusion_solver";
-    Impl::check_diffusion_grid(where, nx, ny);
+    Impl::check_diffusion_grid_size<T>(where, nx, ny);
     Impl::check_diffusion_alpha(where, alpha);
     if (Variant == diffusion_variant::collapse) {
       Impl::check_tile(where, exec, t, schedule_kind::collapse3, 2, "i, j");
     } else if (!t.is_default()) {
-      Impl::throw_diffusion_error(where, "tile " + t.to_string() + " was given to variant " +
-                                             name(Variant) + "; only collapse takes a tile");
+      Impl::throw_invalid_argument(where, "tile " + t.to_string() + " was given to variant " +
+                                              name(Variant) + "; only collapse takes a tile");
     }
-    const int pitch = Impl::diffusion_pitch<T>(nx);
-    if (Impl::cell_count(pitch, ny) > static_cast<std::size_t>(INT_MAX)) {
-      Impl::throw_diffusion_error(where, "a grid of " + std::to_string(nx) + " x " +
-                                             std::to_string(ny) +
-                                             " cells exceeds the 2^31 - 1 cells of 32-bit indices");
-    }
-    m_u = view_type("loopnest::diffusion/u", pitch, ny);
-    m_v = view_type("loopnest::diffusion/v", pitch, ny);
+    const auto pitch = static_cast<int>(Impl::diffusion_pitch<T>(nx));
+    m_u              = view_type(Kokkos::view_alloc(exec, "loopnest::diffusion/u"), pitch, ny);
+    m_v              = view_type(Kokkos::view_alloc(exec, "loopnest::diffusion/v"), pitch, ny);
   }
 
   int nx() const { return m_nx; }
@@ -389,16 +357,16 @@ class diffusion_solver {
   T alpha() const { return m_alpha; }
   int steps_taken() const { return m_steps; }
 
-  // The brief's initial condition in both arrays (so both hold the same edges).
+  // The standard initial condition in both arrays (so both hold the same edges).
   void set_initial_condition() { set_field(diffusion_initial_condition<T>(m_nx, m_ny)); }
 
   // Any field (nx * ny values, i fastest) as the state; its edges are held from now on.
   void set_field(const std::vector<T>& values) {
     if (values.size() != Impl::cell_count(m_nx, m_ny)) {
-      Impl::throw_diffusion_error("loopnest::diffusion_solver::set_field",
-                                  "values has " + std::to_string(values.size()) +
-                                      " entries but the grid has " +
-                                      std::to_string(Impl::cell_count(m_nx, m_ny)));
+      Impl::throw_invalid_argument("loopnest::diffusion_solver::set_field",
+                                   "values has " + std::to_string(values.size()) +
+                                       " entries but the grid has " +
+                                       std::to_string(Impl::cell_count(m_nx, m_ny)));
     }
     const auto host = Kokkos::create_mirror_view(m_u);
     Kokkos::deep_copy(host, T(0));
@@ -416,8 +384,8 @@ class diffusion_solver {
   // Runs `steps` steps (asynchronously on the execution space; field() waits for them).
   void advance(int steps) {
     if (steps < 0) {
-      Impl::throw_diffusion_error("loopnest::diffusion_solver::advance",
-                                  "steps = " + std::to_string(steps) + " is negative");
+      Impl::throw_invalid_argument("loopnest::diffusion_solver::advance",
+                                   "steps = " + std::to_string(steps) + " is negative");
     }
     for (int s = 0; s < steps; ++s) {
       step(m_u, m_v);

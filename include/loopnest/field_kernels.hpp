@@ -4,6 +4,8 @@
 #ifndef LOOPNEST_FIELD_KERNELS_HPP
 #define LOOPNEST_FIELD_KERNELS_HPP
 
+#include <loopnest/detail/error.hpp>
+#include <loopnest/detail/overlap.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
@@ -16,41 +18,57 @@ namespace loopnest {
 
 namespace Impl {
 
-[[noreturn]] inline void throw_shape_error(const char* where, const std::string& why) {
-  throw std::invalid_argument(std::string(where) + ": " + why);
-}
-
 // a and b must have the same variables and interior; with_ghosts also the same ghost width.
 template <class A, class B>
 void check_same_shape(const char* where, const char* a_name, const A& a, const char* b_name,
                       const B& b, bool with_ghosts) {
   if (a.nvar() != b.nvar()) {
-    throw_shape_error(where, std::string(a_name) + " has nvar = " + std::to_string(a.nvar()) +
-                                 " but " + b_name + " has nvar = " + std::to_string(b.nvar()));
+    throw_invalid_argument(where, std::string(a_name) + " has nvar = " + std::to_string(a.nvar()) +
+                                      " but " + b_name + " has nvar = " + std::to_string(b.nvar()));
   }
   if (a.dims() != b.dims()) {
-    throw_shape_error(where, std::string(a_name) + " is " + std::to_string(a.dims()) + "D but " +
-                                 b_name + " is " + std::to_string(b.dims()) + "D");
+    throw_invalid_argument(where, std::string(a_name) + " is " + std::to_string(a.dims()) +
+                                      "D but " + b_name + " is " + std::to_string(b.dims()) + "D");
   }
   for (int d = 0; d < 3; ++d) {
     if (a.interior_extent(d) != b.interior_extent(d)) {
-      throw_shape_error(where, std::string(a_name) + " and " + b_name +
-                                   " have different grids: interior extent " + std::to_string(d) +
-                                   " is " + std::to_string(a.interior_extent(d)) + " and " +
-                                   std::to_string(b.interior_extent(d)));
+      throw_invalid_argument(where, std::string(a_name) + " and " + b_name +
+                                        " have different grids: interior extent " +
+                                        std::to_string(d) + " is " +
+                                        std::to_string(a.interior_extent(d)) + " and " +
+                                        std::to_string(b.interior_extent(d)));
     }
   }
   if (with_ghosts && a.ghost() != b.ghost()) {
-    throw_shape_error(where, std::string(a_name) + " has ghost = " + std::to_string(a.ghost()) +
-                                 " but " + b_name + " has ghost = " + std::to_string(b.ghost()));
+    throw_invalid_argument(where, std::string(a_name) +
+                                      " has ghost = " + std::to_string(a.ghost()) + " but " +
+                                      b_name + " has ghost = " + std::to_string(b.ghost()));
+  }
+}
+
+// Refuses an output field set that shares memory with an input one (the same set, or a copy of
+// it): a kernel that reads neighbours of what it writes would read values it already changed.
+template <class Out, class In>
+void check_disjoint(const char* where, const char* out_name, const Out& out, const char* in_name,
+                    const In& in) {
+  for (int a = 0; a < out.nvar(); ++a) {
+    for (int b = 0; b < in.nvar(); ++b) {
+      if (views_overlap(out.field(a), in.field(b))) {
+        throw_invalid_argument(where, std::string(out_name) + " aliases " + in_name +
+                                          ": variable " + std::to_string(a) + " of " + out_name +
+                                          " and variable " + std::to_string(b) + " of " + in_name +
+                                          " share memory; the output needs fields of its own");
+      }
+    }
   }
 }
 
 template <class Grid>
 void check_direction(const char* where, int direction, const Grid& grid) {
   if (direction < 0 || direction >= grid.dims()) {
-    throw_shape_error(where, "direction = " + std::to_string(direction) + " but the grid has " +
-                                 std::to_string(grid.dims()) + " dimensions (0 = x, 1 = y, 2 = z)");
+    throw_invalid_argument(where, "direction = " + std::to_string(direction) +
+                                      " but the grid has " + std::to_string(grid.dims()) +
+                                      " dimensions (0 = x, 1 = y, 2 = z)");
   }
 }
 
@@ -121,11 +139,13 @@ void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
 }  // namespace Impl
 
 // dst(v)(cell) = src(v)(cell) for every variable and every cell, ghosts included (MFC's
-// conservative-variable copy). dst and src must have the same shape and ghost width.
+// conservative-variable copy). dst and src must have the same shape and ghost width and must not
+// share memory.
 template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace>
 void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySpace>& dst,
                  const field_set<T, Layout, MemorySpace>& src) {
   Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
+  Impl::check_disjoint("loopnest::copy_fields", "dst", dst, "src", src);
   Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, dst.with_ghosts(), dst.nvar(), dst.ref(),
                                                     src.ref(), "loopnest::copy_fields",
                                                     Impl::row_phase{});
@@ -139,7 +159,8 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
 // outside the variable loop under collapse3. The accumulation is one fused multiply-add
 // (loopnest::fma), so every backend and schedule gives the same bits. flux needs at least one
 // ghost layer (the face below cell 0); rhs and flux must have the same variables and interior,
-// inv_d one entry per interior cell along the direction. Under a schedule with default_bounds
+// inv_d one entry per interior cell along the direction, and rhs must not share memory with flux.
+// Under a schedule with default_bounds
 // the variable loop of collapse3 and flat runs under bounds that suit this body (on CUDA 256
 // threads x 4 blocks); a schedule with launch bounds of its own keeps them.
 template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace,
@@ -153,16 +174,17 @@ void flux_difference(const ExecutionSpace& exec, int direction,
   constexpr const char* where = "loopnest::flux_difference";
   Impl::check_direction(where, direction, rhs);
   Impl::check_same_shape(where, "rhs", rhs, "flux", flux, false);
+  Impl::check_disjoint(where, "rhs", rhs, "flux", flux);
   if (flux.ghost() < 1) {
-    Impl::throw_shape_error(where,
-                            "flux has ghost = 0 but needs at least 1 (the face below "
-                            "cell 0)");
+    Impl::throw_invalid_argument(where,
+                                 "flux has ghost = 0 but needs at least 1 (the face below "
+                                 "cell 0)");
   }
   if (static_cast<long long>(inv_d.extent(0)) != rhs.interior_extent(direction)) {
-    Impl::throw_shape_error(where, "inv_d has " + std::to_string(inv_d.extent(0)) +
-                                       " entries but the interior has " +
-                                       std::to_string(rhs.interior_extent(direction)) +
-                                       " cells along direction " + std::to_string(direction));
+    Impl::throw_invalid_argument(where, "inv_d has " + std::to_string(inv_d.extent(0)) +
+                                            " entries but the interior has " +
+                                            std::to_string(rhs.interior_extent(direction)) +
+                                            " cells along direction " + std::to_string(direction));
   }
   using schedule = Impl::or_bounds_t<
       with_layout_t<Schedule, Layout>,
@@ -197,9 +219,10 @@ void finalize_flux(const ExecutionSpace& exec, int direction,
   Impl::check_direction(where, direction, flux);
   Impl::check_same_shape(where, "flux", flux, "flux_rs", flux_rs, false);
   if (flux.ghost() < 1 || flux_rs.ghost() < 1) {
-    Impl::throw_shape_error(where, "flux has ghost = " + std::to_string(flux.ghost()) +
-                                       " and flux_rs ghost = " + std::to_string(flux_rs.ghost()) +
-                                       "; both need at least 1 (the face below cell 0)");
+    Impl::throw_invalid_argument(where,
+                                 "flux has ghost = " + std::to_string(flux.ghost()) +
+                                     " and flux_rs ghost = " + std::to_string(flux_rs.ghost()) +
+                                     "; both need at least 1 (the face below cell 0)");
   }
   const box<3> faces{{direction == 0 ? -1 : 0, direction == 1 ? -1 : 0, direction == 2 ? -1 : 0},
                      {flux.interior_extent(0), flux.interior_extent(1), flux.interior_extent(2)}};

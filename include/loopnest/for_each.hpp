@@ -3,12 +3,14 @@
 #define LOOPNEST_FOR_EACH_HPP
 
 #include <loopnest/box.hpp>
+#include <loopnest/detail/error.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -246,7 +248,7 @@ struct tile_traits<Kokkos::HIP> : gpu_tile_traits<256, 256> {};
 
 [[noreturn]] inline void throw_tile_error(const char* where, const tile& t,
                                           const std::string& why) {
-  throw std::invalid_argument(std::string(where) + ": tile " + t.to_string() + " " + why);
+  throw_invalid_argument(where, "tile " + t.to_string() + " " + why);
 }
 
 // Per-backend launch bounds of loopnest's MDRange kernels under default_bounds, whose block is the
@@ -307,20 +309,28 @@ void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, sc
                      "has " + std::to_string(t.rank()) + " sizes but " + name(kind) +
                          " here needs " + std::to_string(n) + " (" + indices + ")");
   }
-  std::int64_t points = 1;
   for (int d = 0; d < n; ++d) {
     if (t[d] < 1) {
       throw_tile_error(where, t,
                        "has size " + std::to_string(t[d]) + " at index " + std::to_string(d) +
                            "; every size must be at least 1");
     }
+  }
+  // Each size is below 2^31, so the product stays exact in 64 bits as long as it stops growing
+  // past 2^32, which is over every backend's limit (four sizes of 65536 would wrap to 0 points).
+  constexpr std::int64_t saturated = std::int64_t{1} << 32;
+  std::int64_t points              = 1;
+  for (int d = 0; d < n && points <= saturated; ++d) {
     points *= t[d];
   }
   const int max_points = max_block_threads<Bounds>(exec);
   if (points > max_points) {
     throw_tile_error(
         where, t,
-        "holds " + std::to_string(points) + " points but " + ExecutionSpace::name() +
+        "holds " +
+            (points > saturated ? "more than " + std::to_string(saturated)
+                                : std::to_string(points)) +
+            " points but " + ExecutionSpace::name() +
             (max_points < max_tile_points(exec) ? " under the schedule's launch bounds" : "") +
             " allows at most " + std::to_string(max_points) + " per tile");
   }
@@ -586,11 +596,14 @@ void run_cell_var(const std::string& label, const ExecutionSpace& exec, const po
 }
 
 // rows: where the box's rows start in memory, for a collapse3 launch to align them (the field
-// kernels pass their field set's; the public entry points pass none).
+// kernels pass their field set's; the public entry points pass none). collapse4_below: the cell
+// count below which automatic runs collapse4, automatic_collapse4_below(exec) unless given (tests
+// give one to run both branches on any backend).
 template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
 void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const P& per_cell,
                        const F& f, const std::string& label, const tile& explicit_tile,
-                       const row_phase& rows = row_phase{}) {
+                       const row_phase& rows                       = row_phase{},
+                       std::optional<std::int64_t> collapse4_below = std::nullopt) {
   static_assert(is_schedule_v<Schedule>,
                 "loopnest::for_each_cell_var: the template argument must be a loopnest schedule, "
                 "such as loopnest::collapse3.");
@@ -599,8 +612,8 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
                 "space instance, such as Kokkos::DefaultExecutionSpace().");
   constexpr schedule_kind kind = Schedule::kind;
   if (nvar < 1) {
-    throw std::invalid_argument("loopnest::for_each_cell_var: nvar = " + std::to_string(nvar) +
-                                " but at least 1 variable is needed");
+    throw_invalid_argument("loopnest::for_each_cell_var",
+                           "nvar = " + std::to_string(nvar) + " but at least 1 variable is needed");
   }
   const int tile_rank = kind == schedule_kind::collapse4   ? Rank + 1
                         : kind == schedule_kind::collapse3 ? Rank
@@ -617,7 +630,7 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
   const auto pb          = to_policy_order<reverse>(b);
   const auto policy_rows = to_policy_order<reverse>(rows);
   if constexpr (kind == schedule_kind::automatic) {
-    if (automatic_choice(exec, b.size()) == schedule_kind::collapse4) {
+    if (b.size() < collapse4_below.value_or(automatic_collapse4_below(exec))) {
       run_cell_var<schedule_kind::collapse4, reverse, bounds>(label, exec, pb, nvar, per_cell, f,
                                                               explicit_tile, policy_rows);
     } else {

@@ -4,6 +4,8 @@
 
 #include <loopnest/box.hpp>
 
+#include <climits>
+#include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -13,8 +15,8 @@ namespace loopnest {
 // nvar variables on an nx [x ny [x nz]] grid whose active dimensions carry `ghost` layers:
 // index d runs over [-ghost, n_d + ghost) when d is active and over [0, 1) when it is not (a 2D
 // grid has one cell along z, a 1D grid one along y and z). Throws std::invalid_argument, naming
-// `owner`, for nvar < 1, an interior extent below 1, a negative ghost width, or 0 or more than 3
-// extents.
+// `owner`, for nvar < 1, an interior extent below 1, a negative ghost width, an extent with its
+// ghosts past 2^31 - 1, or 0 or more than 3 extents.
 class grid_shape {
  public:
   grid_shape(const char* owner, int nvar, std::initializer_list<int> interior, int ghost)
@@ -28,6 +30,14 @@ class grid_shape {
     int d = 0;
     for (int n : interior) {
       check(owner, ("interior[" + std::to_string(d) + "]").c_str(), n, 1);
+      // In 64 bits: n + 2 ghost can overflow int.
+      if (std::int64_t{n} + 2 * std::int64_t{ghost} > INT_MAX) {
+        throw std::invalid_argument(std::string(owner) + ": interior[" + std::to_string(d) +
+                                    "] = " + std::to_string(n) +
+                                    " with ghost = " + std::to_string(ghost) +
+                                    " on both sides exceeds 2^31 - 1 cells, the most an int "
+                                    "index spans");
+      }
       m_interior[d++] = n;
     }
     for (int e = 0; e < 3; ++e) {

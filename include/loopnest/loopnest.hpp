@@ -1,12 +1,12 @@
-// loopnest: loop nests over structured-grid cells and variables, one body, any schedule.
+// loopnest: loop nests over structured-grid cells and variables, one body, any schedule. The
+// core only; the tools' layer (field files, comparisons, command-line words) is under
+// loopnest/tools/.
 #ifndef LOOPNEST_LOOPNEST_HPP
 #define LOOPNEST_LOOPNEST_HPP
 
 #include <loopnest/box.hpp>
 #include <loopnest/cshift.hpp>
 #include <loopnest/diffusion.hpp>
-#include <loopnest/field_compare.hpp>
-#include <loopnest/field_file.hpp>
 #include <loopnest/field_kernels.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>

@@ -1,9 +1,10 @@
 # loopnest_tool_test(NAME COMMAND program [arg...] [EXPECT_EXIT status] [STDOUT_REGEX regex]
-#                    [STDERR_REGEX regex] [MUST_NOT_EXIST path])
+#                    [STDERR_REGEX regex] [MUST_NOT_EXIST path] [UNCHANGED path]
+#                    [STDOUT_FILE path])
 # adds the ctest test NAME that runs the command through run_tool.cmake (next to this file),
 # which documents the checks. Semicolons in any argument survive the trip to the script.
 function(loopnest_tool_test name)
-  set(one_value EXPECT_EXIT STDOUT_REGEX STDERR_REGEX MUST_NOT_EXIST)
+  set(one_value EXPECT_EXIT STDOUT_REGEX STDERR_REGEX MUST_NOT_EXIST UNCHANGED STDOUT_FILE)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "${one_value}" "COMMAND")
   if(NOT arg_COMMAND OR arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "loopnest_tool_test(${name}): needs COMMAND; unknown arguments: "

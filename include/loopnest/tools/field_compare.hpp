@@ -1,8 +1,11 @@
 // loopnest::compare_fields: how far a candidate field is from a reference, cell by cell, with the
 // diffusion study's tolerances for each pair of precisions; bitwise_equal for the exact check.
-// Host code only: both fields are in host memory.
-#ifndef LOOPNEST_FIELD_COMPARE_HPP
-#define LOOPNEST_FIELD_COMPARE_HPP
+// Host code of the tools' layer: both fields are in host memory.
+#ifndef LOOPNEST_TOOLS_FIELD_COMPARE_HPP
+#define LOOPNEST_TOOLS_FIELD_COMPARE_HPP
+
+#include <loopnest/detail/error.hpp>
+#include <loopnest/tools/precision.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -16,45 +19,13 @@
 
 namespace loopnest {
 
-enum class precision { fp32, fp64 };
-
-namespace Impl {
-
-template <class T>
-constexpr bool is_fp32_or_fp64_v = std::is_same<T, float>::value || std::is_same<T, double>::value;
-
-}  // namespace Impl
-
-template <class T>
-constexpr precision precision_of() {
-  static_assert(Impl::is_fp32_or_fp64_v<T>,
-                "loopnest::precision_of: the scalar type must be float (FP32) or double (FP64).");
-  return std::is_same<T, float>::value ? precision::fp32 : precision::fp64;
-}
-
-inline const char* name(precision p) {
-  return p == precision::fp32 ? "FP32" : "FP64";
-}
-
-// "fp32" or "fp64", in lower or upper case (the spellings of --precision and of name()).
-inline precision parse_precision(const std::string& s) {
-  if (s == "fp32" || s == "FP32") {
-    return precision::fp32;
-  }
-  if (s == "fp64" || s == "FP64") {
-    return precision::fp64;
-  }
-  throw std::invalid_argument("loopnest::parse_precision: '" + s +
-                              "' is not a precision; expected fp32 or fp64");
-}
-
 // A cell passes when |c - r| <= atol + rtol * |r|.
 struct tolerance {
   double atol;
   double rtol;
 };
 
-// The brief's defaults. A mixed pair is held to FP32's absolute error with a looser relative one,
+// The study's defaults. A mixed pair is held to FP32's absolute error with a looser relative one,
 // whichever side is the reference: the FP32 rounding of every step dominates the difference.
 inline tolerance default_tolerance(precision candidate, precision reference) {
   if (candidate != reference) {
@@ -69,7 +40,8 @@ inline tolerance default_tolerance(precision candidate, precision reference) {
 //   rel_l2    = ||c - r||_2 / ||r||_2, 0 when c == r everywhere and +inf when only r is all zero
 //   mass_diff = sum c - sum r
 //   failures  = the cells failing |c - r| <= atol + rtol |r|
-// A NaN in either field fails its cell and makes the four metrics NaN.
+// A NaN in either field fails its cell and makes the four metrics NaN; an infinity in either
+// field fails its cell.
 struct field_comparison {
   double max_abs;
   double rmse;
@@ -83,18 +55,14 @@ struct field_comparison {
 
 namespace Impl {
 
-[[noreturn]] inline void throw_compare_error(const char* where, const std::string& why) {
-  throw std::invalid_argument(std::string(where) + ": " + why);
-}
-
 // Null pointers are refused only when there is a cell to read through them.
 inline void check_pointers(const char* where, const void* a, const char* a_name, const void* b,
                            const char* b_name, std::size_t n) {
   if (a == nullptr) {
-    throw_compare_error(where, std::string(a_name) + " is null but n = " + std::to_string(n));
+    throw_invalid_argument(where, std::string(a_name) + " is null but n = " + std::to_string(n));
   }
   if (b == nullptr) {
-    throw_compare_error(where, std::string(b_name) + " is null but n = " + std::to_string(n));
+    throw_invalid_argument(where, std::string(b_name) + " is null but n = " + std::to_string(n));
   }
 }
 
@@ -108,8 +76,8 @@ inline std::string shortest_text(double value) {
 inline void check_tolerance(const char* where, const char* name, double value) {
   // Written so that NaN is refused too.
   if (!(value >= 0.0)) {
-    throw_compare_error(where, std::string(name) + " = " + shortest_text(value) +
-                                   " but a tolerance must be at least 0");
+    throw_invalid_argument(where, std::string(name) + " = " + shortest_text(value) +
+                                      " but a tolerance must be at least 0");
   }
 }
 
@@ -124,7 +92,7 @@ field_comparison compare_fields(const C* c, const R* r, std::size_t n, tolerance
                 "loopnest::compare_fields: the reference's scalar type must be float or double.");
   constexpr const char* where = "loopnest::compare_fields";
   if (n == 0) {
-    Impl::throw_compare_error(where, "n = 0 but a field has at least one cell");
+    Impl::throw_invalid_argument(where, "n = 0 but a field has at least one cell");
   }
   Impl::check_pointers(where, c, "c", r, "r", n);
   Impl::check_tolerance(where, "atol", tol.atol);
@@ -136,7 +104,8 @@ field_comparison compare_fields(const C* c, const R* r, std::size_t n, tolerance
     const double cv = c[k], rv = r[k];
     const double d  = cv - rv;
     const double ad = std::fabs(d);
-    if (!(ad <= tol.atol + tol.rtol * std::fabs(rv))) {
+    // An infinite reference would make the bound infinite and pass any finite candidate.
+    if (!std::isfinite(cv) || !std::isfinite(rv) || !(ad <= tol.atol + tol.rtol * std::fabs(rv))) {
       ++failures;
     }
     // std::fmax would drop a NaN; once max_abs is NaN it stays NaN.

@@ -1,0 +1,338 @@
+// loopnest::write_field_file and read_field_file: a 2D field as text, the file the diffusion tools
+// write and loopnest-compare reads. Host code of the tools' layer, POSIX file calls.
+#ifndef LOOPNEST_TOOLS_FIELD_FILE_HPP
+#define LOOPNEST_TOOLS_FIELD_FILE_HPP
+
+#include <loopnest/detail/error.hpp>
+#include <loopnest/tools/precision.hpp>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace loopnest {
+
+// The format: line 1 is "nx ny"; then nx * ny lines of one value each, i fastest (cell (i, j),
+// 0-based, is on line 2 + i + nx * j), printed with 17 significant digits so that a double reads
+// back bit for bit. Values are in double whatever precision wrote them.
+struct field_data {
+  int nx;
+  int ny;
+  std::vector<double> values;
+};
+
+namespace Impl {
+
+inline void check_field_extent(const char* where, const char* name, int value) {
+  if (value < 1) {
+    throw_invalid_argument(
+        where, std::string(name) + " = " + std::to_string(value) + " but it must be at least 1");
+  }
+}
+
+[[noreturn]] inline void throw_file_error(const std::string& path, std::int64_t line,
+                                          const std::string& why) {
+  throw std::runtime_error("loopnest::read_field_file: " + path + ":" + std::to_string(line) +
+                           ": " + why);
+}
+
+// The text in quotes, cut short so that a binary file does not make a message of megabytes, with
+// every byte that is not printable ASCII as \xHH: a NUL would end the message where it is
+// printed, and a byte-order mark would show as nothing.
+inline std::string quoted(std::string_view text) {
+  constexpr std::size_t longest = 40;
+  constexpr const char* hex     = "0123456789ABCDEF";
+  std::string out               = "'";
+  for (const char c : text.substr(0, longest)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out.push_back(c);
+    } else {
+      out += {'\\', 'x', hex[byte >> 4], hex[byte & 15]};
+    }
+  }
+  return out + (text.size() > longest ? "...'" : "'");
+}
+
+// No line of a field file is longer: a value takes at most 24 characters, so a longer line is
+// not a field file, and reading on would read a file without newlines whole.
+inline constexpr std::streamsize longest_field_line = 4096;
+
+inline std::string_view trimmed(std::string_view text) {
+  constexpr const char* blank = " \t\r";
+  const std::size_t first     = text.find_first_not_of(blank);
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  return text.substr(first, text.find_last_not_of(blank) - first + 1);
+}
+
+// The header "nx ny": two integers of at least 1 separated by blanks, nothing else.
+inline bool parse_header(std::string_view text, int& nx, int& ny) {
+  const char* p         = text.data();
+  const char* const end = p + text.size();
+  for (int* extent : {&nx, &ny}) {
+    while (p != end && (*p == ' ' || *p == '\t')) {
+      ++p;
+    }
+    const auto [next, ec] = std::from_chars(p, end, *extent);
+    if (ec != std::errc() || next == p || *extent < 1) {
+      return false;
+    }
+    p = next;
+  }
+  return trimmed(std::string_view(p, static_cast<std::size_t>(end - p))).empty();
+}
+
+}  // namespace Impl
+
+namespace Impl {
+
+inline std::string parent_directory(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// A file in `dir` under a name no other writer uses, created with the permissions a new file
+// gets (0666 less the umask); -1 with errno set when the directory takes no new file.
+inline int create_temporary(const std::string& dir, std::string& name) {
+  static std::atomic<unsigned> counter{0};
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name =
+        dir + "/.loopnest-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".tmp";
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
+inline std::string errno_text(int error) {
+  return std::error_code(error, std::generic_category()).message();
+}
+
+// Writes all of text to fd, through short writes and interrupted calls.
+inline bool write_all(int fd, const char* text, std::size_t size) {
+  while (size > 0) {
+    const ::ssize_t n = ::write(fd, text, size);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      return false;
+    }
+    text += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace Impl
+
+// Why a field file cannot be written at `path`, or "" when it can: the directory must exist and
+// take a new file (checked by creating and removing one), the name must fit the file system, and
+// an existing file must be a regular file that is not write-protected (no write bit in its mode,
+// which write_field_file honours even for root, as it replaces the file rather than writing into
+// it). The tools ask this before a run, so that a long run does not end in a refused write.
+inline std::string field_file_unwritable_reason(const std::string& path) {
+  if (path.empty() || path.back() == '/') {
+    return "'" + path + "' names a directory, not a file";
+  }
+  const std::string dir = Impl::parent_directory(path);
+  struct ::stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return "directory '" + dir + "' does not exist";
+  }
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  const long name_max    = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (name_max > 0 && static_cast<long>(name.size()) > name_max) {
+    return "the file name has " + std::to_string(name.size()) + " characters but directory '" +
+           dir + "' allows at most " + std::to_string(name_max);
+  }
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      return "'" + path + "' is a directory, not a file";
+    }
+    if (!S_ISREG(st.st_mode)) {
+      return "'" + path + "' exists and is not a regular file";
+    }
+    if ((st.st_mode & 0222) == 0 || ::access(path.c_str(), W_OK) != 0) {
+      return "'" + path + "' exists and is write-protected";
+    }
+  }
+  std::string probe;
+  const int fd = Impl::create_temporary(dir, probe);
+  if (fd < 0) {
+    return "directory '" + dir + "' does not take a new file (" + Impl::errno_text(errno) + ")";
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return "";
+}
+
+// Writes the file atomically: into a new file in the same directory, flushed to the disk, then
+// renamed over `path`. A reader sees the old file or the whole new one; a failed write (a full
+// disk, a file size limit) removes the new file and leaves the old one as it was, and a process
+// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it.
+// std::invalid_argument, before anything is created, for nx or ny below 1, a null `values` or a
+// path that field_file_unwritable_reason refuses; std::runtime_error naming the path and the
+// system's reason when a write, the flush or the rename fails.
+template <class T>
+void write_field_file(const std::string& path, int nx, int ny, const T* values) {
+  static_assert(Impl::is_fp32_or_fp64_v<T>,
+                "loopnest::write_field_file: the scalar type must be float or double.");
+  constexpr const char* where = "loopnest::write_field_file";
+  Impl::check_field_extent(where, "nx", nx);
+  Impl::check_field_extent(where, "ny", ny);
+  if (values == nullptr) {
+    Impl::throw_invalid_argument(where, "values is null");
+  }
+  const std::string refused = field_file_unwritable_reason(path);
+  if (!refused.empty()) {
+    Impl::throw_invalid_argument(where, refused);
+  }
+  std::string temporary;
+  const int fd = Impl::create_temporary(Impl::parent_directory(path), temporary);
+  if (fd < 0) {
+    throw std::runtime_error(std::string(where) + ": cannot create a file beside '" + path +
+                             "': " + Impl::errno_text(errno));
+  }
+  const auto fail = [&](const char* what) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw std::runtime_error(std::string(where) + ": " + what + " '" + path + "' failed: " +
+                             Impl::errno_text(error) + "; the file is as it was before");
+  };
+  // std::to_chars, unlike a stream, ignores the locale and is several times faster on the
+  // hundreds of millions of values of a large grid.
+  std::string buffer  = std::to_string(nx) + ' ' + std::to_string(ny) + '\n';
+  const std::size_t n = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+  for (std::size_t k = 0; k < n; ++k) {
+    char text[32];
+    char* const end = std::to_chars(text, text + sizeof(text), static_cast<double>(values[k]),
+                                    std::chars_format::general, 17)
+                          .ptr;
+    buffer.append(text, end).push_back('\n');
+    if (buffer.size() >= (std::size_t(1) << 16) || k + 1 == n) {
+      if (!Impl::write_all(fd, buffer.data(), buffer.size())) {
+        fail("writing");
+      }
+      buffer.clear();
+    }
+  }
+  if (::fsync(fd) != 0) {
+    fail("flushing");
+  }
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw std::runtime_error(std::string(where) + ": closing '" + path + "' failed: " +
+                             Impl::errno_text(error) + "; the file is as it was before");
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw std::runtime_error(std::string(where) + ": renaming the new file over '" + path +
+                             "' failed: " + Impl::errno_text(error) +
+                             "; the file is as it was before");
+  }
+}
+
+// Reads a field file. Errors are std::runtime_error messages "loopnest::read_field_file:
+// PATH:LINE: why" (LINE 1-based): a file that cannot be opened or read, a header that is not two
+// integers of at least 1, a value that is not a number, fewer or more than nx * ny values. A
+// value is whatever std::from_chars reads as a double, so "inf" and "nan" are numbers: checking
+// that a field is finite is the caller's (a comparison counts NaN cells as failures). Blank lines
+// after the last value are ignored; a blank line where a value is due is an error, and so is a
+// line longer than 4096 characters (found without reading past it).
+inline field_data read_field_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw std::runtime_error("loopnest::read_field_file: cannot open '" + path + "' for reading");
+  }
+  std::string buffer(static_cast<std::size_t>(Impl::longest_field_line) + 1, '\0');
+  std::string_view line;
+  std::int64_t line_number = 0;
+  const auto next_line     = [&] {
+    in.getline(buffer.data(), Impl::longest_field_line + 1);
+    // A directory opens but cannot be read; that sets badbit, not just eof.
+    if (in.bad()) {
+      Impl::throw_file_error(path, line_number + 1, "cannot read the file");
+    }
+    const std::streamsize got = in.gcount();
+    if (in.fail() && !in.eof()) {
+      Impl::throw_file_error(path, line_number + 1,
+                                 "the line is longer than " + std::to_string(Impl::longest_field_line) +
+                                     " characters, found " +
+                                     Impl::quoted(std::string_view(buffer.data(), 64)));
+    }
+    if (got == 0 && in.eof()) {
+      return false;
+    }
+    ++line_number;
+    // gcount counts the newline, which getline does not store.
+    line = std::string_view(buffer.data(), static_cast<std::size_t>(in.eof() ? got : got - 1));
+    return true;
+  };
+
+  field_data field{0, 0, {}};
+  if (!next_line()) {
+    Impl::throw_file_error(path, 1, "the file is empty; expected the header 'nx ny'");
+  }
+  if (!Impl::parse_header(line, field.nx, field.ny)) {
+    Impl::throw_file_error(
+        path, 1,
+        "expected the header 'nx ny' (two integers of at least 1), found " + Impl::quoted(line));
+  }
+  const std::int64_t count = std::int64_t(field.nx) * field.ny;
+  const auto due           = [&] {
+    return "value " + std::to_string(field.values.size() + 1) +
+           " of nx * ny = " + std::to_string(count);
+  };
+  while (static_cast<std::int64_t>(field.values.size()) < count) {
+    if (!next_line()) {
+      Impl::throw_file_error(path, line_number, "the file ends before " + due());
+    }
+    const std::string_view text = Impl::trimmed(line);
+    if (text.empty()) {
+      Impl::throw_file_error(path, line_number, "empty line where " + due() + " is due");
+    }
+    double value          = 0.0;
+    const auto [next, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc::result_out_of_range) {
+      Impl::throw_file_error(path, line_number,
+                             Impl::quoted(text) + " is out of range for a double");
+    }
+    if (ec != std::errc() || next != text.data() + text.size()) {
+      Impl::throw_file_error(path, line_number, Impl::quoted(text) + " is not a number");
+    }
+    field.values.push_back(value);
+  }
+  while (next_line()) {
+    if (!Impl::trimmed(line).empty()) {
+      Impl::throw_file_error(path, line_number,
+                             "more values than nx * ny = " + std::to_string(count) + ": found " +
+                                 Impl::quoted(Impl::trimmed(line)));
+    }
+  }
+  return field;
+}
+
+}  // namespace loopnest
+
+#endif

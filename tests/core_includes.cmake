@@ -1,0 +1,24 @@
+# Fails when a header of loopnest's core (include/loopnest/ outside tools/) includes a header of
+# the tools' layer (include/loopnest/tools/): the core must build without the tools' file I/O,
+# command-line words and tolerances.
+#   cmake -DINCLUDE_DIR=<include> -P core_includes.cmake
+file(GLOB_RECURSE headers ${INCLUDE_DIR}/loopnest/*.hpp)
+set(offenders "")
+foreach(header IN LISTS headers)
+  if(header MATCHES "/loopnest/tools/")
+    continue()
+  endif()
+  file(STRINGS ${header} includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]loopnest/tools/")
+  if(includes)
+    list(APPEND offenders "${header}: ${includes}")
+  endif()
+endforeach()
+list(LENGTH headers count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no headers under ${INCLUDE_DIR}/loopnest")
+endif()
+if(offenders)
+  string(REPLACE ";" "\n" offenders "${offenders}")
+  message(FATAL_ERROR "core headers include the tools' layer:\n${offenders}")
+endif()
+message(STATUS "${count} headers: the core includes nothing of loopnest/tools/")
