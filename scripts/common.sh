@@ -335,23 +335,26 @@ loopnest_install_as() {
   fi
 }
 
-# loopnest_apt_install PACKAGE...: apt-get update and install, as root or through sudo.
+# loopnest_apt_install PACKAGE...: apt-get update (once) and install, as root or through sudo.
 loopnest_apt_install() {
   local as
   as=$(loopnest_install_as) || return 1
   echo "loopnest: installing $*"
-  $as env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
-    echo "loopnest: apt-get update failed; trying the install with the lists there are" >&2
+  if [ -z "${loopnest_apt_updated:-}" ]; then
+    loopnest_apt_updated=1
+    $as env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
+      echo "loopnest: apt-get update failed; trying the install with the lists there are" >&2
+  fi
   $as env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
 }
 
 # loopnest_report_missing REASON: the one message that lists what is missing and every way to
-# provide it; REASON says why nothing was installed.
+# provide it; REASON says why installing did not or could not help.
 loopnest_report_missing() {
   local i apt=() spack=() sudo="sudo "
   [ "$(id -u)" = 0 ] && sudo=""
   {
-    echo "loopnest: missing what this needs ($1, so nothing was installed):"
+    echo "loopnest: missing what this needs ($1):"
     for i in "${!loopnest_missing_what[@]}"; do
       echo "  - ${loopnest_missing_what[$i]}"
       local ways=()
@@ -385,7 +388,7 @@ loopnest_report_missing() {
 loopnest_dependencies() {
   local install=1
   [ "$1" = --no-install ] && { install=0; shift; }
-  local round tried=" " apt p why="" missing_apt optional_apt
+  local round tried=" " apt p why="" missing_apt optional_apt nothing=", so nothing was installed"
   loopnest_install_why=""
   # Up to three installs: cmake and a compiler first, which the library check needs, then the
   # libraries, then what those installs did not bring.
@@ -408,13 +411,15 @@ loopnest_dependencies() {
     if [ ${#loopnest_missing_what[@]} -eq 0 ] && [ ${#optional_apt[@]} -eq 0 ]; then
       break
     fi
-    if [ "$install" = 0 ]; then why="--no-install"; break; fi
-    if [ "$unpackaged" = 1 ]; then why="some of it has no Debian package"; break; fi
+    # After an install, say what was installed rather than that nothing was.
+    [ "$tried" != " " ] && nothing=", after installing$(echo "$tried" | sed 's/ $//')"
+    if [ "$install" = 0 ]; then why="--no-install$nothing"; break; fi
+    if [ "$unpackaged" = 1 ]; then why="some of it has no Debian package$nothing"; break; fi
     if [ ${#loopnest_missing_what[@]} -gt 0 ] && [ ${#missing_apt[@]} -eq 0 ]; then
-      why="installing did not provide it"; break
+      why="the Debian packages did not provide it$nothing"; break
     fi
-    if [ "$round" = 4 ]; then why="installing did not provide it"; break; fi
-    if ! loopnest_install_as >/dev/null; then why=$loopnest_install_why; break; fi
+    if [ "$round" = 4 ]; then why="the Debian packages did not provide it$nothing"; break; fi
+    if ! loopnest_install_as >/dev/null; then why="$loopnest_install_why$nothing"; break; fi
     apt=(${missing_apt[@]+"${missing_apt[@]}"} ${optional_apt[@]+"${optional_apt[@]}"})
     for p in "${apt[@]}"; do tried="$tried$p "; done
     if ! loopnest_apt_install "${apt[@]}"; then
@@ -424,7 +429,7 @@ loopnest_dependencies() {
     fi
   done
   if [ ${#loopnest_missing_what[@]} -gt 0 ]; then
-    loopnest_report_missing "${why:-installing did not provide it}"
+    loopnest_report_missing "$why"
     return 1
   fi
   [ ${#loopnest_found[@]} -gt 0 ] &&
