@@ -95,8 +95,8 @@ loopnest_pick_generator() {
   return 0
 }
 
-# loopnest_probe PACKAGE... [-- cmake arguments]: asks CMake, in a throw-away project beside
-# nothing, whether find_package finds each of GTest, benchmark and Kokkos the way loopnest's
+# loopnest_probe PACKAGE... [-- cmake arguments]: asks CMake, in a throw-away project under
+# $TMPDIR, whether find_package finds each of GTest, benchmark and Kokkos the way loopnest's
 # build looks for them (Kokkos through cmake/loopnestKokkos.cmake, which repairs Debian's
 # target), and whether the compiler does C++17. Writes "NAME found DETAIL" or "NAME missing
 # DETAIL" lines to stdout; on a CMake error, its message on stderr and status 1.
