@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, runs every benchmark family on the default Kokkos device and
-# writes under results/<device>/: the Google Benchmark JSON, report.md (the device, Kokkos, CUDA,
-# commit and date from the JSON, notes.md if present, the comparison tables) and PNG plots under
-# plots/ (scripts/report.py --write, which draws with scripts/plot.py, matplotlib).
+# Finds what the build needs (as scripts/test.sh does), builds the benchmark binaries, runs every
+# benchmark family on the default Kokkos device and writes under results/<device>/: the Google
+# Benchmark JSON, report.md (the device, Kokkos, CUDA, commit and date from the JSON, notes.md if
+# present, the comparison tables) and PNG plots under plots/ (scripts/report.py --write, which
+# draws with scripts/plot.py when matplotlib imports; without it the report has no plots).
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
-#                    [--min-time SECONDS] [--quick] [-- extra Google Benchmark flags]
-#   scripts/bench.sh --report-only DIR
-# --quick runs few sizes with short timings (a smoke run, not numbers to quote). Flags after --
-# go to every benchmark binary, e.g. -- --benchmark_repetitions=5. --report-only runs and builds
-# nothing: it regenerates DIR/report.md and DIR/plots/ from every DIR/*.json (e.g.
-# docs/results/h200). The report reads every *.json in the output folder, older ones included.
-# KOKKOS_ROOT (or Kokkos_ROOT) selects a Kokkos install other than the distribution's.
+#                    [--min-time SECONDS] [--quick] [--no-install] [--deps-only]
+#                    [-- extra Google Benchmark flags]
+#   scripts/bench.sh [--no-install] --report-only DIR
+# Only the loopnest-bench-* binaries are built, not the tests. --quick runs few sizes with short
+# timings (a smoke run, not numbers to quote): from a fresh build directory on a two-core CPU
+# machine it took about a minute (41 s building, 12 s running). Flags after -- go to every
+# benchmark binary, e.g. -- --benchmark_repetitions=5. --report-only runs and builds nothing:
+# it regenerates DIR/report.md and DIR/plots/ from every DIR/*.json (e.g. docs/results/h200). The
+# report reads every *.json in the output folder, older ones included. --no-install and
+# --deps-only as in scripts/test.sh; KOKKOS_ROOT (or Kokkos_ROOT), GTest_ROOT, benchmark_ROOT and
+# CMAKE_PREFIX_PATH point CMake at installs that are not the distribution's.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -22,6 +27,8 @@ filter=""
 min_time="0.1"
 copy_gib="1"
 extra=()
+no_install=()
+deps_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
@@ -34,8 +41,10 @@ while [ $# -gt 0 ]; do
       # A few small sizes of every family.
       filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/|$)|/3d/[a-z_]+/left/fp64/64x64x64/dim[02]/"
       min_time="0.01"; copy_gib="0.125"; shift ;;
+    --no-install) no_install=(--no-install); shift ;;
+    --deps-only) deps_only=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -46,7 +55,9 @@ write_report() {
   local rc=0
   "$python" "$loopnest_root/scripts/report.py" --write "$1" || rc=$?
   if [ "$rc" = 3 ]; then
-    echo "scripts/bench.sh: no plots (see the message above; python3-matplotlib draws them)" >&2
+    echo "scripts/bench.sh: report -> $1/report.md, without plots: $python cannot import" \
+         "matplotlib (apt-get install python3-matplotlib, python3 -m pip install matplotlib or" \
+         "spack load py-matplotlib); then scripts/bench.sh --report-only $1 draws them" >&2
   elif [ "$rc" != 0 ]; then
     return "$rc"
   else
@@ -61,26 +72,40 @@ if [ -n "$report_only" ]; then
     echo "scripts/bench.sh: --report-only: no folder '$report_only'" >&2
     exit 2
   fi
+  loopnest_dependencies ${no_install[@]+"${no_install[@]}"} "$build_dir" python3 plots || exit 1
+  [ "$deps_only" = 1 ] && exit 0
   python=$(loopnest_python)
-  if [ "$python" = python3 ] && ! python3 -c 'import matplotlib' 2>/dev/null; then
-    loopnest_install_packages python3 python3-matplotlib || true
-    python=$(loopnest_python)
-  fi
   write_report "$report_only"
   exit 0
 fi
 
+# The benchmark binaries: the targets bench/CMakeLists.txt adds, built alone, without the tests.
+targets=$(sed -n 's/^loopnest_add_benchmark(\(loopnest-bench-[A-Za-z0-9_-]*\) .*/\1/p' \
+          "$loopnest_root/bench/CMakeLists.txt")
+needs=(python3 plots)
 if [ "$build" = 1 ]; then
-  loopnest_install_dependencies python3 python3-matplotlib
-  loopnest_configure_and_build "$build_dir" -DLOOPNEST_ENABLE_BENCHMARKS=ON
+  needs+=(build benchmark)
+  # GoogleTest only because a build with tests configures them (the default at the top level).
+  if [ "$(loopnest_cmake_option "$build_dir" LOOPNEST_ENABLE_TESTS ON)" = ON ]; then
+    needs+=(gtest)
+  fi
+fi
+loopnest_dependencies ${no_install[@]+"${no_install[@]}"} "$build_dir" "${needs[@]}" \
+  -- -DLOOPNEST_ENABLE_BENCHMARKS=ON || exit 1
+[ "$deps_only" = 1 ] && exit 0
+if [ "$build" = 1 ]; then
+  loopnest_configure_and_build "$build_dir" -DLOOPNEST_ENABLE_BENCHMARKS=ON --targets $targets
 fi
 python=$(loopnest_python)
 
-binaries=$(find "$build_dir/bench" -maxdepth 1 -type f -name 'loopnest-bench-*' -perm -u+x | sort)
-if [ -z "$binaries" ]; then
-  echo "scripts/bench.sh: no benchmark binaries in $build_dir/bench" >&2
-  exit 1
-fi
+binaries=()
+for target in $targets; do
+  if [ ! -x "$build_dir/bench/$target" ]; then
+    echo "scripts/bench.sh: no benchmark binary $build_dir/bench/$target" >&2
+    exit 1
+  fi
+  binaries+=("$build_dir/bench/$target")
+done
 if [ -z "$out" ]; then
   device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
   device=${device:-host}
@@ -88,9 +113,9 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out"
 jsons=()
-count=$(echo "$binaries" | wc -l)
+count=${#binaries[@]}
 index=0
-for bin in $binaries; do
+for bin in "${binaries[@]}"; do
   family=${bin##*/loopnest-bench-}
   index=$((index + 1))
   echo "loopnest: [$index/$count] benchmark family '$family' -> $out/$family.json"

@@ -3,9 +3,11 @@
 # on every source and header, then clang-tidy (.clang-tidy) on every translation unit of a CPU
 # build with compile_commands.json. Exits 0 when clean, 1 on any finding (naming the files), 2
 # when it cannot run.
-#   scripts/lint.sh [--build-dir DIR] [--jobs N] [--format-only | --tidy-only]
+#   scripts/lint.sh [--build-dir DIR] [--jobs N] [--format-only | --tidy-only] [--no-install]
 # CLANG_FORMAT / CLANG_TIDY select the tools (default: clang-format / clang-tidy on PATH, else the
-# newest clang-format-N / clang-tidy-N). Missing ones are installed with apt as root or with sudo.
+# newest clang-format-N / clang-tidy-N). clang-tidy also needs what the build needs. What is
+# missing is installed with apt as root or with passwordless sudo, else (and with --no-install)
+# listed with the ways to provide it, as scripts/test.sh does.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -13,43 +15,27 @@ build_dir="$loopnest_root/build-lint"
 jobs=$(nproc)
 run_format=1
 run_tidy=1
+no_install=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) build_dir=$2; shift 2 ;;
     --jobs|-j) jobs=$2; shift 2 ;;
     --format-only) run_tidy=0; shift ;;
     --tidy-only) run_format=0; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --no-install) no_install=(--no-install); shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "scripts/lint.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 
-# find_tool NAME: NAME on PATH, else the newest NAME-N.
-find_tool() {
-  local v
-  if command -v "$1" >/dev/null 2>&1; then command -v "$1"; return 0; fi
-  for v in 21 20 19 18 17 16 15 14 13 12; do
-    if command -v "$1-$v" >/dev/null 2>&1; then command -v "$1-$v"; return 0; fi
-  done
-  return 1
-}
-
-clang_format=${CLANG_FORMAT:-$(find_tool clang-format || true)}
-clang_tidy=${CLANG_TIDY:-$(find_tool clang-tidy || true)}
-packages=()
-[ "$run_format" = 1 ] && [ -z "$clang_format" ] && packages+=(clang-format)
-[ "$run_tidy" = 1 ] && [ -z "$clang_tidy" ] && packages+=(clang-tidy)
-# clang-tidy needs the build's dependencies too: it reads a configured build's compile commands.
-if [ "$run_tidy" = 1 ] || [ ${#packages[@]} -gt 0 ]; then
-  loopnest_install_dependencies ${packages[@]+"${packages[@]}"} || exit 2
-fi
-clang_format=${CLANG_FORMAT:-$(find_tool clang-format || true)}
-clang_tidy=${CLANG_TIDY:-$(find_tool clang-tidy || true)}
-if { [ "$run_format" = 1 ] && [ -z "$clang_format" ]; } ||
-   { [ "$run_tidy" = 1 ] && [ -z "$clang_tidy" ]; }; then
-  echo "lint: clang-format or clang-tidy is not on PATH; set CLANG_FORMAT and CLANG_TIDY" >&2
-  exit 2
-fi
+needs=()
+[ "$run_format" = 1 ] && needs+=(clang-format)
+# clang-tidy reads the compile commands of a configured build with tests, benchmarks and examples.
+[ "$run_tidy" = 1 ] && needs+=(clang-tidy build gtest benchmark)
+loopnest_dependencies ${no_install[@]+"${no_install[@]}"} "$build_dir" "${needs[@]}" \
+  -- -DLOOPNEST_ENABLE_TESTS=ON -DLOOPNEST_ENABLE_BENCHMARKS=ON || exit 2
+clang_format=${CLANG_FORMAT:-$(loopnest_find_tool clang-format || true)}
+clang_tidy=${CLANG_TIDY:-$(loopnest_find_tool clang-tidy || true)}
 
 cd "$loopnest_root"
 status=0
@@ -83,7 +69,8 @@ fi
 if [ "$run_tidy" = 1 ]; then
   kokkos_root=${Kokkos_ROOT:-${KOKKOS_ROOT:-}}
   echo "lint: configuring $build_dir"
-  if ! log=$(cmake -S "$loopnest_root" -B "$build_dir" -G Ninja -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  if ! log=$(cmake -S "$loopnest_root" -B "$build_dir" -G "$loopnest_generator" \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
       -DLOOPNEST_ENABLE_TESTS=ON -DLOOPNEST_ENABLE_BENCHMARKS=ON -DLOOPNEST_ENABLE_EXAMPLES=ON \
       ${kokkos_root:+-DKokkos_ROOT="$kokkos_root"} 2>&1) ||
      ! log=$(cmake --build "$build_dir" --target loopnest_git_commit 2>&1); then
@@ -111,7 +98,8 @@ if [ "$run_tidy" = 1 ]; then
        "on ${#units[@]} translation units, $jobs at a time"
   tidy_log="$build_dir/clang-tidy.log"
   start=$SECONDS
-  run_clang_tidy=$(find_tool "run-$(basename "$clang_tidy")" || find_tool run-clang-tidy || true)
+  run_clang_tidy=$(loopnest_find_tool "run-$(basename "$clang_tidy")" ||
+                   loopnest_find_tool run-clang-tidy || true)
   tidy_status=0
   if [ -n "$run_clang_tidy" ]; then
     # run-clang-tidy takes regular expressions: one per unit, escaped and anchored.
