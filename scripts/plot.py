@@ -14,8 +14,7 @@ import os
 import sys
 from collections import OrderedDict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402
+from loopnest_results import column, load, size_key
 
 plt = None
 
@@ -39,7 +38,7 @@ def load_matplotlib():
 
 def size_of(row):
     """Cells (or sites) of the problem: the product of the spatial extents."""
-    dims = report.size_key(row["extents"])
+    dims = size_key(row["extents"])
     if row["family"] in ("layouts", "fields") and len(dims) > 1:
         dims = dims[:-1]  # the last extent is the variable count
     n = 1
@@ -50,8 +49,8 @@ def size_of(row):
 
 def line_name(row):
     if row["family"] == "cshift":
-        return row["schedule"]
-    return report.column(row["schedule"], row["mapping"])
+        return row["strategy"]
+    return column(row["schedule"], row["mapping"])
 
 
 def save(fig, path):
@@ -64,13 +63,13 @@ def save(fig, path):
 def bandwidth_plots(rows, context, out):
     groups = OrderedDict()
     for r in rows:
-        if "@" in report.column(r["schedule"], r["mapping"]):
+        if "@" in column(r["schedule"], r["mapping"]):
             continue
         key = (r["family"], r["kernel"], r["precision"])
         if r["family"] == "cshift":
-            key = (r["family"], r["kernel"] + "-" + r["mapping"], r["precision"])
+            key = (r["family"], f"{r['rank']}d-{r['layout']}", r["precision"])
         elif r["family"] == "layouts":
-            key = (r["family"], f"{r['kernel']}-x{report.size_key(r['extents'])[-1]}",
+            key = (r["family"], f"{r['kernel']}-x{size_key(r['extents'])[-1]}",
                    r["precision"])
         groups.setdefault(key, []).append(r)
     written = []
@@ -135,7 +134,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     out, paths = argv[0], argv[1:]
-    rows, context = report.load(paths)
+    rows, context = load(paths)
     try:
         written = draw(rows, context, out)
     except MissingMatplotlib as missing:
