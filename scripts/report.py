@@ -10,19 +10,17 @@ kokkos_default (contiguous), and whether automatic is within 5% of the better of
 collapse4. For the family `diffusion` (variants instead of schedules, and the hand-written peer
 `peer/diffusion/...` as a column "peer-<name>"), per row instead: the fastest loopnest variant
 and its speedup over the peer and over kokkos_default. Where a file holds repetitions, their
-median is used. For the family `fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
-(copy, three flux differences, three flux finalizes, WENO packing) per schedule. The family
-`cshift` gets its own tables: per rank, precision and layout, a row per extents/dim/shift and a
-column per table strategy (dt = device_table, htc = host_table_copy, htm = host_table_managed,
-none = no_table) with device_table's speedup over host_table_copy; then per strategy and shape
-the table work of a first call, and the table work and host-device copies of a repeated one.
+median is used. For the family `fields`, a last table sums the grind time (ns per grid point
+per equation) of MFC's eight loops (copy, three flux differences, three flux finalizes, WENO
+packing) per schedule. The family `cshift` gets its own tables: per rank, precision and layout,
+a row per extents/dim/shift and a column per table strategy (dt = device_table, htc =
+host_table_copy, htm = host_table_managed, none = no_table) with device_table's speedup over
+host_table_copy; then per strategy and shape the table work of a first call, and the table work
+and host-device copies of a repeated one.
 
 Before those tables, per family (not cshift), one table of every variant at the family's largest
 extents per kernel and precision: time (us), GB/s (ideal bytes), pct_copy and the speedup over
 kokkos_default and over collapse4 (contiguous).
-
-Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
-       report.py --write DIR [--no-plots]
 
 --write regenerates a results directory from its JSON alone, running nothing: it reads every
 DIR/*.json and writes DIR/report.md and the plots DIR/plots/*.png (scripts/plot.py). report.md
@@ -35,6 +33,7 @@ and was measured at the same commit on the same device (a run cut short and its 
 otherwise (a re-measurement, an experiment built from other code) it gets a section of its own,
 which is not plotted. Exit status 3: report.md written but no plots (matplotlib missing).
 """
+import argparse
 import contextlib
 import glob
 import io
@@ -45,18 +44,43 @@ from collections import OrderedDict
 from loopnest_results import column, load, merge, read, size_key
 
 
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="report.py",
+        usage="%(prog)s RESULT.json [RESULT.json ...] [--markdown]\n"
+              "       %(prog)s --write DIR [--no-plots]",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="*", metavar="RESULT.json",
+                        help="Google Benchmark JSON files whose tables to print; an entry of a "
+                             "later file replaces one of the same name in an earlier file "
+                             "(unless only the earlier one is a median of repetitions)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the tables as Markdown, as report.md has them, instead of "
+                             "aligned plain text")
+    parser.add_argument("--write", metavar="DIR",
+                        help="regenerate DIR/report.md and DIR/plots/*.png from every DIR/*.json "
+                             "(no RESULT.json then); exit status 3 when report.md was written "
+                             "without plots because matplotlib is missing")
+    parser.add_argument("--no-plots", action="store_true",
+                        help="with --write: write report.md only, without plots and without "
+                             "its list of them")
+    # Intermixed, so that --markdown may stand anywhere among the files.
+    args = parser.parse_intermixed_args(argv)
+    if args.write is not None:
+        if args.results or args.markdown:
+            parser.error("--write DIR takes no RESULT.json and no --markdown")
+    elif not args.results:
+        parser.error("give RESULT.json files, or --write DIR")
+    elif args.no_plots:
+        parser.error("--no-plots goes with --write DIR")
+    return args
+
+
 def main(argv):
-    if "--write" in argv:
-        rest = [a for a in argv if a not in ("--write", "--no-plots")]
-        if len(rest) != 1:
-            print(__doc__, file=sys.stderr)
-            return 2
-        return write(rest[0], plots="--no-plots" not in argv)
-    markdown = "--markdown" in argv
-    paths = [a for a in argv if not a.startswith("--")]
-    if not paths:
-        print(__doc__, file=sys.stderr)
-        return 2
+    args = parse_arguments(argv)
+    if args.write is not None:
+        return write(args.write, plots=not args.no_plots)
+    markdown, paths = args.markdown, args.results
     rows, context = load(paths)
     for k in ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date"]:
         if k in context:
