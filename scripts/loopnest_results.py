@@ -9,8 +9,10 @@ counters) and:
 - `peer/<family>/<implementation>/<mapping>/<precision>/<extents>`, a hand-written peer, becomes a
   row of <family> whose kernel is the one the peer implements (PEER_KERNEL) and whose schedule is
   `peer-<implementation>`.
-- `cshift/<r>d/<strategy>/<layout>/<precision>/<extents>/dim<d>/shift<s>` gets the fields
-  rank, strategy, layout, dim and shift (numbers as int) besides the six.
+- `cshift/rank<r>/strategy-<strategy>/layout-<layout>/<precision>/<extents>/dim<d>/shift<s>`
+  gets the fields rank, strategy, layout, dim and shift (numbers as int) besides the six; names
+  of the earlier form `cshift/<r>d/<strategy>/<layout>/...` (results measured before the
+  rename) are rewritten to this form when they are read, so old and new files merge.
 
 This module imports neither script; both import it.
 """
@@ -28,9 +30,11 @@ SHORT = {"collapse4": "c4", "collapse3": "c3", "flat": "flat", "kokkos_default":
 # Microseconds per unit of Google Benchmark's time_unit.
 TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
-CSHIFT_NAME = re.compile(r"cshift/(?P<rank>\d+)d/(?P<strategy>[a-z_]+)/(?P<layout>[a-z]+)/"
-                         r"(?P<precision>[^/]+)/(?P<extents>[^/]+)/dim(?P<dim>\d+)/"
-                         r"shift(?P<shift>-?\d+)")
+CSHIFT_NAME = re.compile(r"cshift/rank(?P<rank>\d+)/strategy-(?P<strategy>[a-z_]+)/"
+                         r"layout-(?P<layout>[a-z]+)/(?P<precision>[^/]+)/(?P<extents>[^/]+)/"
+                         r"dim(?P<dim>\d+)/shift(?P<shift>-?\d+)")
+OLD_CSHIFT_NAME = re.compile(r"cshift/(?P<rank>\d+)d/(?P<strategy>[a-z_]+)/(?P<layout>[a-z]+)/"
+                             r"(?P<rest>[^/]+/[^/]+/dim\d+/shift-?\d+)")
 
 
 def column(schedule, mapping):
@@ -54,8 +58,17 @@ def size_key(extents):
     return out
 
 
+def normalise_name(name):
+    """A benchmark name in today's form: an old cshift name is rewritten, others kept."""
+    old = OLD_CSHIFT_NAME.fullmatch(name)
+    if old:
+        return (f"cshift/rank{old['rank']}/strategy-{old['strategy']}/layout-{old['layout']}/"
+                f"{old['rest']}")
+    return name
+
+
 def parse_name(name):
-    """The fields of a benchmark name as a dict, or None when it has too few."""
+    """The fields of a (normalised) benchmark name as a dict, or None when it has too few."""
     parts = name.split("/")
     if len(parts) < 6:
         return None
@@ -88,6 +101,7 @@ def read(path):
         if aggregate and b.get("aggregate_name") != "median":
             continue
         name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
+        name = normalise_name(name)
         fields = parse_name(name)
         if fields is None:
             if name.startswith("cshift/"):
