@@ -141,9 +141,11 @@ void register_shape(const char* precision, int n) {
         if (!loopnest::cshift_strategy_available<exec_space>(strategy)) {
           continue;
         }
-        const std::string name = "cshift/" + std::to_string(Rank) + "d/" +
-                                 loopnest::name(strategy) + "/" + layout + "/" + precision + "/" +
-                                 extents + "/dim" + std::to_string(dim) + "/shift" +
+        // Each field that stands where other families put the kernel, schedule and mapping
+        // names what it holds, so a name reads right without knowing the family.
+        const std::string name = "cshift/rank" + std::to_string(Rank) + "/strategy-" +
+                                 loopnest::name(strategy) + "/layout-" + layout + "/" + precision +
+                                 "/" + extents + "/dim" + std::to_string(dim) + "/shift" +
                                  std::to_string(shift);
         benchmark::RegisterBenchmark(name.c_str(),
                                      [=](benchmark::State& state) {

@@ -3,19 +3,19 @@
 
 Per family, kernel and precision: the share of the copy bandwidth (pct_copy) against the
 problem size, one line per schedule/mapping or variant (explicit-tile columns left out; for
-cshift, per table strategy, averaged over layouts, dims and shifts). Per family with collapse3
-and collapse4 (layouts, fields): a bar chart of both per kernel at the largest size. Reads the
-files the way report.py does (medians of repetitions).
-
-Usage: plot.py OUT_DIR RESULT.json [RESULT.json ...]    (needs matplotlib)
-`report.py --write DIR` draws them too, into DIR/plots/, through draw().
+cshift, per rank and layout, a line per table strategy averaged over dims and shifts). Per
+family with collapse3 and collapse4 (layouts, fields): a bar chart of both per kernel at the
+largest size. Reads the files the way report.py does (loopnest_results: medians of
+repetitions). Prints the paths written; exit status 1 when there was nothing to draw, 2 when
+matplotlib is missing. `report.py --write DIR` draws the same plots into DIR/plots/ through
+draw().
 """
+import argparse
 import os
 import sys
 from collections import OrderedDict
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import report  # noqa: E402
+from loopnest_results import column, load, size_key
 
 plt = None
 
@@ -39,7 +39,7 @@ def load_matplotlib():
 
 def size_of(row):
     """Cells (or sites) of the problem: the product of the spatial extents."""
-    dims = report.size_key(row["extents"])
+    dims = size_key(row["extents"])
     if row["family"] in ("layouts", "fields") and len(dims) > 1:
         dims = dims[:-1]  # the last extent is the variable count
     n = 1
@@ -50,8 +50,8 @@ def size_of(row):
 
 def line_name(row):
     if row["family"] == "cshift":
-        return row["schedule"]
-    return report.column(row["schedule"], row["mapping"])
+        return row["strategy"]
+    return column(row["schedule"], row["mapping"])
 
 
 def save(fig, path):
@@ -64,13 +64,13 @@ def save(fig, path):
 def bandwidth_plots(rows, context, out):
     groups = OrderedDict()
     for r in rows:
-        if "@" in report.column(r["schedule"], r["mapping"]):
+        if "@" in column(r["schedule"], r["mapping"]):
             continue
         key = (r["family"], r["kernel"], r["precision"])
         if r["family"] == "cshift":
-            key = (r["family"], r["kernel"] + "-" + r["mapping"], r["precision"])
+            key = (r["family"], f"{r['rank']}d-{r['layout']}", r["precision"])
         elif r["family"] == "layouts":
-            key = (r["family"], f"{r['kernel']}-x{report.size_key(r['extents'])[-1]}",
+            key = (r["family"], f"{r['kernel']}-x{size_key(r['extents'])[-1]}",
                    r["precision"])
         groups.setdefault(key, []).append(r)
     written = []
@@ -131,13 +131,19 @@ def draw(rows, context, out):
 
 
 def main(argv):
-    if len(argv) < 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    out, paths = argv[0], argv[1:]
-    rows, context = report.load(paths)
+    parser = argparse.ArgumentParser(
+        prog="plot.py", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", metavar="OUT_DIR",
+                        help="folder for the PNG files, made if missing; a plot of the same "
+                             "name is replaced")
+    parser.add_argument("results", nargs="+", metavar="RESULT.json",
+                        help="Google Benchmark JSON files to draw, read together (an entry of "
+                             "a later file replaces one of the same name in an earlier file)")
+    args = parser.parse_args(argv)
+    rows, context = load(args.results)
     try:
-        written = draw(rows, context, out)
+        written = draw(rows, context, args.out)
     except MissingMatplotlib as missing:
         print(f"plot.py: {missing}", file=sys.stderr)
         return 2

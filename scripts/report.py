@@ -10,19 +10,17 @@ kokkos_default (contiguous), and whether automatic is within 5% of the better of
 collapse4. For the family `diffusion` (variants instead of schedules, and the hand-written peer
 `peer/diffusion/...` as a column "peer-<name>"), per row instead: the fastest loopnest variant
 and its speedup over the peer and over kokkos_default. Where a file holds repetitions, their
-median is used. For the family `fields`, a last table sums the grind time (ns per grid point per equation) of MFC's eight loops
-(copy, three flux differences, three flux finalizes, WENO packing) per schedule. The family
-`cshift` gets its own tables: per rank, precision and layout, a row per extents/dim/shift and a
-column per table strategy (dt = device_table, htc = host_table_copy, htm = host_table_managed,
-none = no_table) with device_table's speedup over host_table_copy; then per strategy and shape
-the table work of a first call, and the table work and host-device copies of a repeated one.
+median is used. For the family `fields`, a last table sums the grind time (ns per grid point
+per equation) of MFC's eight loops (copy, three flux differences, three flux finalizes, WENO
+packing) per schedule. The family `cshift` gets its own tables: per rank, precision and layout,
+a row per extents/dim/shift and a column per table strategy (dt = device_table, htc =
+host_table_copy, htm = host_table_managed, none = no_table) with device_table's speedup over
+host_table_copy; then per strategy and shape the table work of a first call, and the table work
+and host-device copies of a repeated one.
 
 Before those tables, per family (not cshift), one table of every variant at the family's largest
 extents per kernel and precision: time (us), GB/s (ideal bytes), pct_copy and the speedup over
 kokkos_default and over collapse4 (contiguous).
-
-Usage: report.py RESULT.json [RESULT.json ...] [--markdown]
-       report.py --write DIR [--no-plots]
 
 --write regenerates a results directory from its JSON alone, running nothing: it reads every
 DIR/*.json and writes DIR/report.md and the plots DIR/plots/*.png (scripts/plot.py). report.md
@@ -35,106 +33,54 @@ and was measured at the same commit on the same device (a run cut short and its 
 otherwise (a re-measurement, an experiment built from other code) it gets a section of its own,
 which is not plotted. Exit status 3: report.md written but no plots (matplotlib missing).
 """
+import argparse
 import contextlib
 import glob
 import io
-import json
 import os
 import sys
 from collections import OrderedDict
 
-# The kernel of a family that a hand-written peer of that family implements.
-PEER_KERNEL = {"diffusion": "step"}
-
-SHORT = {"collapse4": "c4", "collapse3": "c3", "flat": "flat", "kokkos_default": "kd",
-         "automatic": "auto"}
+from loopnest_results import column, load, merge, read, size_key
 
 
-def column(schedule, mapping):
-    if "-tile" in schedule:
-        base, tile = schedule.split("-tile", 1)
-        name = SHORT.get(base, base) + "@" + tile
-    else:
-        name = SHORT.get(schedule, schedule)
-    return name + ("/s" if mapping == "strided" else "")
-
-
-# Microseconds per unit of Google Benchmark's time_unit.
-TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-
-
-def read(path):
-    """One JSON file: its entries by name (medians of repetitions where there are some), context."""
-    with open(path) as f:
-        data = json.load(f)
-    entries = OrderedDict()
-    for b in data["benchmarks"]:
-        if b.get("error_occurred"):
-            print(f"ERROR {b['name']}: {b.get('error_message')}", file=sys.stderr)
-            continue
-        aggregate = b.get("run_type") == "aggregate"
-        if aggregate and b.get("aggregate_name") != "median":
-            continue
-        name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
-        parts = name.split("/")
-        if len(parts) < 6:
-            continue
-        family, kernel, schedule, mapping, precision = parts[:5]
-        if family == "peer":
-            # peer/<family>/<implementation>/...: a column of that family's first kernel.
-            family, kernel, schedule = kernel, PEER_KERNEL.get(kernel, kernel), "peer-" + schedule
-        time_us = b["real_time"] * TIME_UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
-        merge(entries, {name: dict(name=name, family=family, kernel=kernel, schedule=schedule,
-                                   mapping=mapping, precision=precision,
-                                   extents="/".join(parts[5:]), time=time_us,
-                                   gbs=b.get("bytes_per_second", 0.0) / 1e9,
-                                   pct=b.get("pct_copy", 0.0), grind=b.get("grind_ns"),
-                                   median=aggregate, repetitions=b.get("repetitions", 1),
-                                   table_build=b.get("table_build_us"),
-                                   table_call=b.get("table_us_per_call"),
-                                   transfers=b.get("transfers_per_call"))})
-    return entries, data.get("context", {})
-
-
-def merge(entries, more):
-    """Adds entries by name; a median (of repetitions) is not replaced by a single run."""
-    for name, e in more.items():
-        if name in entries and entries[name]["median"] and not e["median"]:
-            continue
-        entries[name] = e
-
-
-def load(paths):
-    entries, context = OrderedDict(), {}
-    for path in paths:
-        more, file_context = read(path)
-        merge(entries, more)
-        context = file_context or context
-    return list(entries.values()), context
-
-
-def size_key(extents):
-    out = []
-    for x in extents.split("/")[0].split("x"):
-        try:
-            out.append(int(x))
-        except ValueError:
-            out.append(0)
-    return out
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="report.py",
+        usage="%(prog)s RESULT.json [RESULT.json ...] [--markdown]\n"
+              "       %(prog)s --write DIR [--no-plots]",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="*", metavar="RESULT.json",
+                        help="Google Benchmark JSON files whose tables to print; an entry of a "
+                             "later file replaces one of the same name in an earlier file "
+                             "(unless only the earlier one is a median of repetitions)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the tables as Markdown, as report.md has them, instead of "
+                             "aligned plain text")
+    parser.add_argument("--write", metavar="DIR",
+                        help="regenerate DIR/report.md and DIR/plots/*.png from every DIR/*.json "
+                             "(no RESULT.json then); exit status 3 when report.md was written "
+                             "without plots because matplotlib is missing")
+    parser.add_argument("--no-plots", action="store_true",
+                        help="with --write: write report.md only, without plots and without "
+                             "its list of them")
+    # Intermixed, so that --markdown may stand anywhere among the files.
+    args = parser.parse_intermixed_args(argv)
+    if args.write is not None:
+        if args.results or args.markdown:
+            parser.error("--write DIR takes no RESULT.json and no --markdown")
+    elif not args.results:
+        parser.error("give RESULT.json files, or --write DIR")
+    elif args.no_plots:
+        parser.error("--no-plots goes with --write DIR")
+    return args
 
 
 def main(argv):
-    if "--write" in argv:
-        rest = [a for a in argv if a not in ("--write", "--no-plots")]
-        if len(rest) != 1:
-            print(__doc__, file=sys.stderr)
-            return 2
-        return write(rest[0], plots="--no-plots" not in argv)
-    markdown = "--markdown" in argv
-    paths = [a for a in argv if not a.startswith("--")]
-    if not paths:
-        print(__doc__, file=sys.stderr)
-        return 2
+    args = parse_arguments(argv)
+    if args.write is not None:
+        return write(args.write, plots=not args.no_plots)
+    markdown, paths = args.markdown, args.results
     rows, context = load(paths)
     for k in ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date"]:
         if k in context:
@@ -301,25 +247,27 @@ def print_cshift(rows, markdown):
     rs = [r for r in rows if r["family"] == "cshift"]
     groups = OrderedDict()
     for r in rs:
-        groups.setdefault((r["kernel"], r["precision"], r["mapping"]), []).append(r)
+        groups.setdefault((r["rank"], r["precision"], r["layout"]), []).append(r)
     for (rank, precision, layout), g in groups.items():
-        cell = {(r["schedule"], r["extents"]): r for r in g}
-        strategies = [s for s in CSHIFT_STRATEGIES if any(r["schedule"] == s for r in g)]
+        cell = {(r["strategy"], r["extents"], r["dim"], r["shift"]): r for r in g}
+        strategies = [s for s in CSHIFT_STRATEGIES if any(r["strategy"] == s for r in g)]
+        shapes = sorted(OrderedDict.fromkeys((r["extents"], r["dim"], r["shift"]) for r in g),
+                        key=lambda e: (size_key(e[0]), e))
         lines = []
-        for e in sorted(OrderedDict.fromkeys(r["extents"] for r in g), key=lambda e: (size_key(e), e)):
-            dt, htc = cell.get(("device_table", e)), cell.get(("host_table_copy", e))
-            lines.append([e] + [f"{cell[(s, e)]['pct']:.1f}" if (s, e) in cell else "-"
-                                for s in strategies]
+        for e in shapes:
+            dt, htc = cell.get(("device_table",) + e), cell.get(("host_table_copy",) + e)
+            lines.append([f"{e[0]}/dim{e[1]}/shift{e[2]}"]
+                         + [f"{cell[(s,) + e]['pct']:.1f}" if (s,) + e in cell else "-"
+                            for s in strategies]
                          + [f"{htc['time'] / dt['time']:.2f}" if dt and htc else "-"])
-        print_rows(f"cshift/{rank} {precision} {layout}: pct_copy",
+        print_rows(f"cshift/{rank}d {precision} {layout}: pct_copy",
                    ["extents/dim/shift"] + [CSHIFT_STRATEGIES[s] for s in strategies] + ["htc/dt"],
                    lines, markdown)
     work = OrderedDict()
     for r in rs:
-        key = (r["schedule"], r["kernel"], r["precision"], r["extents"].split("/")[0])
-        work.setdefault(key, []).append(r)
+        work.setdefault((r["strategy"], r["rank"], r["precision"], r["extents"]), []).append(r)
     lines = []
-    for (strategy, rank, precision, shape), g in work.items():
+    for (strategy, _, precision, shape), g in work.items():
         mean = lambda k: sum(r[k] or 0.0 for r in g) / len(g)
         lines.append([f"{CSHIFT_STRATEGIES.get(strategy, strategy)} {precision} {shape}",
                       f"{mean('table_build'):.1f}", f"{mean('table_call'):.2f}",
@@ -489,6 +437,8 @@ def write(directory, plots=True):
     if plots:
         main_rows = [e for s in sections if s["main"] for f in s["files"]
                      for e in f["families"][s["family"]]]
+        # Imported here, so that the tables need neither plot.py nor matplotlib; plot.py
+        # imports only loopnest_results, never this script.
         import plot
         try:
             written = plot.draw(main_rows, files[0]["context"], os.path.join(directory, "plots"))

@@ -1,0 +1,138 @@
+"""loopnest benchmark results as rows: what scripts/report.py and scripts/plot.py both read.
+
+Loads Google Benchmark JSON (one entry per benchmark name, the median where a file holds
+repetitions) and parses each name into a row. Names are
+`family/kernel/schedule/mapping/precision/extents` (docs/benchmarks.md); a row has those six
+fields, the measurements (time in microseconds, GB/s, pct_copy, grind time, the cshift table
+counters) and:
+
+- `peer/<family>/<implementation>/<mapping>/<precision>/<extents>`, a hand-written peer, becomes a
+  row of <family> whose kernel is the one the peer implements (PEER_KERNEL) and whose schedule is
+  `peer-<implementation>`.
+- `cshift/rank<r>/strategy-<strategy>/layout-<layout>/<precision>/<extents>/dim<d>/shift<s>`
+  gets the fields rank, strategy, layout, dim and shift (numbers as int) besides the six; names
+  of the earlier form `cshift/<r>d/<strategy>/<layout>/...` (results measured before the
+  rename) are rewritten to this form when they are read, so old and new files merge.
+
+This module imports neither script; both import it.
+"""
+import json
+import re
+import sys
+from collections import OrderedDict
+
+# The kernel of a family that a hand-written peer of that family implements.
+PEER_KERNEL = {"diffusion": "step"}
+
+SHORT = {"collapse4": "c4", "collapse3": "c3", "flat": "flat", "kokkos_default": "kd",
+         "automatic": "auto"}
+
+# Microseconds per unit of Google Benchmark's time_unit.
+TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+CSHIFT_NAME = re.compile(r"cshift/rank(?P<rank>\d+)/strategy-(?P<strategy>[a-z_]+)/"
+                         r"layout-(?P<layout>[a-z]+)/(?P<precision>[^/]+)/(?P<extents>[^/]+)/"
+                         r"dim(?P<dim>\d+)/shift(?P<shift>-?\d+)")
+OLD_CSHIFT_NAME = re.compile(r"cshift/(?P<rank>\d+)d/(?P<strategy>[a-z_]+)/(?P<layout>[a-z]+)/"
+                             r"(?P<rest>[^/]+/[^/]+/dim\d+/shift-?\d+)")
+
+
+def column(schedule, mapping):
+    """The short column name of a schedule and mapping: c3, c4/s, c3@64x4x1, ..."""
+    if "-tile" in schedule:
+        base, tile = schedule.split("-tile", 1)
+        name = SHORT.get(base, base) + "@" + tile
+    else:
+        name = SHORT.get(schedule, schedule)
+    return name + ("/s" if mapping == "strided" else "")
+
+
+def size_key(extents):
+    """The numbers of the first extents field ("64x64x7" -> [64, 64, 7]), to sort by size."""
+    out = []
+    for x in extents.split("/")[0].split("x"):
+        try:
+            out.append(int(x))
+        except ValueError:
+            out.append(0)
+    return out
+
+
+def normalise_name(name):
+    """A benchmark name in today's form: an old cshift name is rewritten, others kept."""
+    old = OLD_CSHIFT_NAME.fullmatch(name)
+    if old:
+        return (f"cshift/rank{old['rank']}/strategy-{old['strategy']}/layout-{old['layout']}/"
+                f"{old['rest']}")
+    return name
+
+
+def parse_name(name):
+    """The fields of a (normalised) benchmark name as a dict, or None when it has too few."""
+    parts = name.split("/")
+    if len(parts) < 6:
+        return None
+    if parts[0] == "cshift":
+        m = CSHIFT_NAME.fullmatch(name)
+        if not m:
+            return None
+        return dict(family="cshift", kernel=parts[1], schedule=parts[2], mapping=parts[3],
+                    precision=m["precision"], extents=m["extents"], rank=int(m["rank"]),
+                    strategy=m["strategy"], layout=m["layout"], dim=int(m["dim"]),
+                    shift=int(m["shift"]))
+    family, kernel, schedule, mapping, precision = parts[:5]
+    if family == "peer":
+        # peer/<family>/<implementation>/...: a column of that family's first kernel.
+        family, kernel, schedule = kernel, PEER_KERNEL.get(kernel, kernel), "peer-" + schedule
+    return dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
+                precision=precision, extents="/".join(parts[5:]))
+
+
+def read(path):
+    """One JSON file: its rows by name (medians of repetitions where there are some), context."""
+    with open(path) as f:
+        data = json.load(f)
+    entries = OrderedDict()
+    for b in data["benchmarks"]:
+        if b.get("error_occurred"):
+            print(f"ERROR {b['name']}: {b.get('error_message')}", file=sys.stderr)
+            continue
+        aggregate = b.get("run_type") == "aggregate"
+        if aggregate and b.get("aggregate_name") != "median":
+            continue
+        name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
+        name = normalise_name(name)
+        fields = parse_name(name)
+        if fields is None:
+            if name.startswith("cshift/"):
+                # A cshift name of neither form would otherwise vanish from the report unseen.
+                print(f"skipped {name}: not a cshift name this script knows", file=sys.stderr)
+            continue
+        time_us = b["real_time"] * TIME_UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
+        merge(entries, {name: dict(name=name, **fields, time=time_us,
+                                   gbs=b.get("bytes_per_second", 0.0) / 1e9,
+                                   pct=b.get("pct_copy", 0.0), grind=b.get("grind_ns"),
+                                   median=aggregate, repetitions=b.get("repetitions", 1),
+                                   table_build=b.get("table_build_us"),
+                                   table_call=b.get("table_us_per_call"),
+                                   transfers=b.get("transfers_per_call"))})
+    return entries, data.get("context", {})
+
+
+def merge(entries, more):
+    """Adds rows by name; a median (of repetitions) is not replaced by a single run."""
+    for name, e in more.items():
+        if name in entries and entries[name]["median"] and not e["median"]:
+            continue
+        entries[name] = e
+
+
+def load(paths):
+    """The rows of several files (a later file's row replaces an earlier one of the same
+    name, unless only the earlier is a median) and the last non-empty context."""
+    entries, context = OrderedDict(), {}
+    for path in paths:
+        more, file_context = read(path)
+        merge(entries, more)
+        context = file_context or context
+    return list(entries.values()), context
