@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -199,6 +200,26 @@ void check_against_host(const Space& exec, const char* type, const extents& e, u
       }
     }
   }
+}
+
+// Small shapes, and long rows that need several blocks (table entries) per row on every
+// backend.
+template <class T, class Layout, class Space>
+void check_every_rank(const Space& exec, const char* type, unsigned seed) {
+  check_against_host<T, 1, Layout>(exec, type, {7}, seed);
+  check_against_host<T, 1, Layout>(exec, type, {5000}, seed + 1);
+  check_against_host<T, 2, Layout>(exec, type, {5, 6}, seed + 2);
+  check_against_host<T, 2, Layout>(exec, type, {300, 7}, seed + 3);
+  check_against_host<T, 3, Layout>(exec, type, {4, 5, 3}, seed + 4);
+  check_against_host<T, 3, Layout>(exec, type, {33, 2, 40}, seed + 5);
+  check_against_host<T, 4, Layout>(exec, type, {3, 4, 2, 5}, seed + 6);
+  check_against_host<T, 4, Layout>(exec, type, {6, 2, 3, 40}, seed + 7);
+}
+
+template <class T, class Space>
+void check_type(const Space& exec, const char* type, unsigned seed) {
+  check_every_rank<T, Kokkos::LayoutLeft>(exec, type, seed);
+  check_every_rank<T, Kokkos::LayoutRight>(exec, type, seed + 100);
 }
 
 }  // namespace loopnest_test

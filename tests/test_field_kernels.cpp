@@ -7,59 +7,63 @@
 
 #include "field_kernel_checks.hpp"
 #include "poison.hpp"
+#include "profiling_counters.hpp"
 #include "schedules.hpp"
 #include "test_errors.hpp"
 #include "test_spaces.hpp"
 
 namespace {
 
-using loopnest_test::check_copy;
-using loopnest_test::check_finalize;
-using loopnest_test::check_flux_difference;
-using loopnest_test::check_pack;
+using loopnest_test::all_kernel_schedules;
+using loopnest_test::check_all_kernels;
 using loopnest_test::error_of;
 using loopnest_test::expect_mentions;
 using loopnest_test::fill;
-using loopnest_test::grid;
 using loopnest_test::host_fields;
 using loopnest_test::poison;
 using loopnest_test::same_bits;
-
-const grid grids[] = {{{13, 6, 5}, 1}, {{9, 7, 3}, 4}, {{17, 5}, 2}, {{23}, 3}};
-
-template <class T, class Layout, class ExecutionSpace, class... Schedules>
-void check_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
-  // A fixed seed, printed on failure, so that a failure reproduces.
-  const unsigned seed = 2024;
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  for (const auto& g : grids) {
-    (check_copy<Schedules, T, Layout>(exec, g, 4, seed), ...);
-    (check_flux_difference<Schedules, T, Layout>(exec, g, 8, seed), ...);
-    (check_finalize<Schedules, T, Layout>(exec, g, 6, seed), ...);
-    for (const auto order :
-         {loopnest::axis_order::xyz, loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
-      (check_pack<Schedules, T, Layout>(exec, g, 5, seed, order), ...);
-    }
-  }
-}
-
-// The kernels take the layout from the field set, so the schedules' own layout is irrelevant.
-using all_schedules = loopnest_test::schedules_for_layout<Kokkos::LayoutLeft>;
 
 template <class ExecutionSpace>
 class field_kernels : public ::testing::Test {};
 TYPED_TEST_SUITE(field_kernels, loopnest_test::execution_spaces);
 
+// FP32 in test_field_kernels_fp32.cpp, which compiles in parallel with this file.
 TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp64) {
-  check_all<double, Kokkos::LayoutLeft>(TypeParam(), static_cast<all_schedules*>(nullptr));
-  check_all<double, Kokkos::LayoutRight>(TypeParam(), static_cast<all_schedules*>(nullptr));
+  check_all_kernels<double, Kokkos::LayoutLeft>(TypeParam(), static_cast<all_kernel_schedules*>(nullptr));
+  check_all_kernels<double, Kokkos::LayoutRight>(TypeParam(), static_cast<all_kernel_schedules*>(nullptr));
   using bounded = loopnest_test::bounded_schedules<Kokkos::LayoutLeft>;
-  check_all<double, Kokkos::LayoutLeft>(TypeParam(), static_cast<bounded*>(nullptr));
+  check_all_kernels<double, Kokkos::LayoutLeft>(TypeParam(), static_cast<bounded*>(nullptr));
 }
 
-TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp32) {
-  check_all<float, Kokkos::LayoutLeft>(TypeParam(), static_cast<all_schedules*>(nullptr));
-  check_all<float, Kokkos::LayoutRight>(TypeParam(), static_cast<all_schedules*>(nullptr));
+// Each kernel call is one Kokkos profiling region named after the kernel, around its launches.
+template <class ExecutionSpace>
+void check_profiling_regions(const ExecutionSpace& exec) {
+  using space  = typename ExecutionSpace::memory_space;
+  using set    = loopnest::field_set<double, Kokkos::LayoutLeft, space>;
+  using packed = loopnest::packed_fields<double, Kokkos::LayoutLeft, space>;
+  const set a("a", 3, {6, 5, 4}, 1), b("b", 3, {6, 5, 4}, 1);
+  const packed p("p", 3, {6, 5, 4}, 1);
+  Kokkos::View<double*, space> inv("inv", 6);
+  using loopnest::collapse3;
+  const auto entries = [&](const char* region, auto&& call) {
+    const loopnest_test::region_counter counter(region);
+    call();
+    exec.fence();
+    return counter.entries();
+  };
+  EXPECT_EQ(entries("loopnest::copy_fields", [&] { loopnest::copy_fields<collapse3>(exec, a, b); }),
+            1);
+  EXPECT_EQ(entries("loopnest::flux_difference",
+                    [&] { loopnest::flux_difference<collapse3>(exec, 0, a, b, inv); }),
+            1);
+  EXPECT_EQ(entries("loopnest::finalize_flux",
+                    [&] { loopnest::finalize_flux<collapse3>(exec, 1, a, p); }),
+            1);
+  EXPECT_EQ(entries("loopnest::pack_weno", [&] { loopnest::pack_weno<collapse3>(exec, p, a); }), 1);
+}
+
+TYPED_TEST(field_kernels, each_kernel_is_a_profiling_region_of_its_name) {
+  check_profiling_regions(TypeParam());
 }
 
 TYPED_TEST(field_kernels, bad_shapes_are_refused_and_nothing_is_written) {

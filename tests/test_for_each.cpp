@@ -86,7 +86,7 @@ void check_automatic_branch(const ExecutionSpace& exec, std::int64_t collapse4_b
   const int lo0 = b.lower(0) - margin, lo1 = b.lower(1) - margin, lo2 = b.lower(2) - margin;
   auto written = make_counts<ExecutionSpace>(b, nv);
   Kokkos::View<int*, typename ExecutionSpace::memory_space> calls("calls", 1);
-  loopnest::Impl::for_each_cell_var<loopnest::automatic>(
+  loopnest::Impl::launch_cell_var<loopnest::automatic>(
       exec, b, nv,
       KOKKOS_LAMBDA(int, int, int) {
         Kokkos::atomic_add(&calls(0), 1);
@@ -332,7 +332,7 @@ void count_shifted_visits(const ExecutionSpace& exec, const loopnest::box<3>& b,
   const int lo0 = b.lower(0) - margin, lo1 = b.lower(1) - margin, lo2 = b.lower(2) - margin;
   for (const int nv : {1, 5}) {
     const auto pairs = make_counts<ExecutionSpace>(b, nv);
-    loopnest::Impl::for_each_cell_var<Schedule>(
+    loopnest::Impl::launch_cell_var<Schedule>(
         exec, b, nv, loopnest::Impl::no_cell_value{},
         loopnest_test::count_body<ExecutionSpace, 3>{pairs, lo0, lo1, lo2}, "shifted_rows",
         loopnest::tile{}, rows);

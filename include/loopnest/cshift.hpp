@@ -6,6 +6,7 @@
 #include <loopnest/cshift_table.hpp>
 #include <loopnest/detail/error.hpp>
 #include <loopnest/detail/overlap.hpp>
+#include <loopnest/detail/profiling_region.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
 
@@ -299,6 +300,7 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
           Kokkos::SpaceAccessibility<ExecutionSpace, typename In::memory_space>::accessible,
       "loopnest::cshift: out and in must live in memory the execution space can access.");
   Impl::check_cshift<ExecutionSpace>(out, in, dim, strategy);
+  const Impl::profiling_region region("loopnest::cshift");
   if (out.size() == 0) {
     return;
   }

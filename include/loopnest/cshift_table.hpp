@@ -3,6 +3,7 @@
 #ifndef LOOPNEST_CSHIFT_TABLE_HPP
 #define LOOPNEST_CSHIFT_TABLE_HPP
 
+#include <loopnest/detail/profiling_region.hpp>
 #include <loopnest/kokkos_compat.hpp>
 
 #include <cstddef>
@@ -265,9 +266,8 @@ std::shared_ptr<space_tables<ExecutionSpace>> tables_for(cshift_strategy strateg
       allocate(*found);
     }
     if (new_tables || work_every_call) {
-      Kokkos::Profiling::pushRegion(cshift_table_region);
+      const profiling_region region(cshift_table_region);
       work(*found);
-      Kokkos::Profiling::popRegion();
     }
     if (new_tables) {
       cache.insert(key, found, found->bytes());

@@ -10,6 +10,7 @@
 
 #include <loopnest/box.hpp>
 #include <loopnest/detail/error.hpp>
+#include <loopnest/detail/profiling_region.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
@@ -387,6 +388,7 @@ class diffusion_solver {
       Impl::throw_invalid_argument("loopnest::diffusion_solver::advance",
                                    "steps = " + std::to_string(steps) + " is negative");
     }
+    const Impl::profiling_region region("loopnest::diffusion");
     for (int s = 0; s < steps; ++s) {
       step(m_u, m_v);
       std::swap(m_u, m_v);

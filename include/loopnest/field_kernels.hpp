@@ -6,6 +6,7 @@
 
 #include <loopnest/detail/error.hpp>
 #include <loopnest/detail/overlap.hpp>
+#include <loopnest/detail/profiling_region.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
@@ -76,11 +77,9 @@ void check_direction(const char* where, int direction, const Grid& grid) {
 // Impl::row_alignment_traits). The kernels over a part of the arrays align to the field set they
 // read or write: its fields are separate allocations that start on the same boundary, so one
 // phase fits every variable, where the variables of a packed buffer each start somewhere else.
-// On an H200 (201^3 of 209^3, 8 variables, collapse3) this took, FP64, finalize_flux from 80% to
-// 87% of copy bandwidth, flux_difference_x from 82% to 86% and _y from 89% to 93.5%; FP32,
-// finalize_flux from 61% to 65%. pack_weno, over the whole arrays, measured 90.4% and 89.9% in
-// FP64 and 70.7% and 76.9% in FP32, unshifted and aligned to the fields it reads. copy_fields
-// runs unshifted: aligning it measured 92.7% and 92.1% (FP64), 79.6% and 72.3% (FP32).
+// flux_difference, finalize_flux and pack_weno align; copy_fields, over whole arrays, measured
+// slower aligned and runs unshifted (docs/design.md, "Rows aligned to lines"; the numbers are in
+// docs/results/h200).
 template <class ExecutionSpace, class T, class Layout, class MemorySpace>
 row_phase rows_of(const box<3>& b, const field_set<T, Layout, MemorySpace>& fields) {
   const auto r = fields.ref();
@@ -92,18 +91,17 @@ row_phase rows_of(const box<3>& b, const field_set<T, Layout, MemorySpace>& fiel
 template <class Schedule, class ExecutionSpace, class Dst, class Src>
 void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
                 const Src& src, const char* label, const row_phase& rows) {
-  for_each_cell_var<Schedule>(
+  launch_cell_var<Schedule>(
       exec, cells, nvar, no_cell_value{},
       KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src.load(v, i, j, k); }, label,
       tile{}, rows);
 }
 
 // Launch bounds of flux_difference under a schedule with default_bounds. Its body keeps two or
-// three loads of every variable in flight, which 32 registers cannot hold: on an H200 (201^3,
-// 8 variables, FP64, collapse3) flux_difference_y reached 60% to 67% of copy bandwidth under
-// loopnest's default bounds (32 registers) and 89.5% with at most 256 threads in at least 4 blocks
-// per SM (64 registers; flux_difference_x 76% and 82%). collapse4, one variable per thread, ran
-// slower under them (flux_difference_y 43% against 51%) and keeps the default.
+// three loads of every variable in flight, which 32 registers cannot hold, so on CUDA its
+// variable loop runs with at most 256 threads in at least 4 blocks per SM (64 registers).
+// collapse4, one variable per thread, ran slower under them and keeps the default
+// (docs/design.md, "Launch bounds and loads in flight").
 template <class ExecutionSpace>
 struct flux_difference_bounds {
   using type = default_bounds;
@@ -116,13 +114,13 @@ struct flux_difference_bounds<Kokkos::Cuda> {
 #endif
 
 // One direction of flux_difference. The direction is a template argument: with the neighbour's
-// offset a constant, flux_difference_y under collapse3 measured 68% of copy on an H200 against
-// 61% with the direction a kernel argument (201^3, 8 variables, FP64).
+// offset a constant every neighbour address is cheaper, which measured faster than the direction
+// as a kernel argument.
 template <int Direction, class Schedule, class ExecutionSpace, class T, class InvD>
 void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
                            const field_set_ref<T>& r, const field_set_ref<T>& f, const InvD& inv_d,
                            const char* label, const row_phase& rows) {
-  for_each_cell_var<Schedule>(
+  launch_cell_var<Schedule>(
       exec, interior, r.nvar,
       KOKKOS_LAMBDA(int i, int j, int k) {
         return T(inv_d(Direction == 0 ? i : Direction == 1 ? j : k));
@@ -146,6 +144,7 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
                  const field_set<T, Layout, MemorySpace>& src) {
   Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
   Impl::check_disjoint("loopnest::copy_fields", "dst", dst, "src", src);
+  const Impl::profiling_region region("loopnest::copy_fields");
   Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, dst.with_ghosts(), dst.nvar(), dst.ref(),
                                                     src.ref(), "loopnest::copy_fields",
                                                     Impl::row_phase{});
@@ -186,6 +185,7 @@ void flux_difference(const ExecutionSpace& exec, int direction,
                                             std::to_string(rhs.interior_extent(direction)) +
                                             " cells along direction " + std::to_string(direction));
   }
+  const Impl::profiling_region region(where);
   using schedule = Impl::or_bounds_t<
       with_layout_t<Schedule, Layout>,
       Impl::var_loop_bounds<typename Impl::flux_difference_bounds<ExecutionSpace>::type>>;
@@ -224,6 +224,7 @@ void finalize_flux(const ExecutionSpace& exec, int direction,
                                      " and flux_rs ghost = " + std::to_string(flux_rs.ghost()) +
                                      "; both need at least 1 (the face below cell 0)");
   }
+  const Impl::profiling_region region(where);
   const box<3> faces{{direction == 0 ? -1 : 0, direction == 1 ? -1 : 0, direction == 2 ? -1 : 0},
                      {flux.interior_extent(0), flux.interior_extent(1), flux.interior_extent(2)}};
   Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, faces, flux.nvar(), flux.ref(),
@@ -243,6 +244,7 @@ void pack_weno(const ExecutionSpace& exec,
                const packed_fields<T, PackedLayout, MemorySpace>& packed,
                const field_set<T, Layout, MemorySpace>& fields) {
   Impl::check_same_shape("loopnest::pack_weno", "packed", packed, "fields", fields, true);
+  const Impl::profiling_region region("loopnest::pack_weno");
   const auto cells = fields.with_ghosts();
   Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, cells, fields.nvar(), packed.ref(),
                                                     fields.ref(), "loopnest::pack_weno",

@@ -3,7 +3,7 @@
 // A loop body is opaque to loopnest, and a C++ compiler must assume that a body's store may
 // alias the next variable's load, so it issues them strictly in turn: one load in flight per
 // thread. Fortran compilers assume no aliasing between arrays and overlap the loads freely;
-// on an H200 one 4-byte load in flight per thread is not enough to saturate memory. Reading
+// on a GPU one 4-byte load in flight per thread is not enough to saturate memory. Reading
 // the inputs through load_read_only tells the compiler that stores cannot change them, so it
 // may issue the loads of several variables before the first store (on CUDA and HIP, a
 // non-coherent global load, also for 8- and 16-byte aligned structs).

@@ -151,11 +151,10 @@ constexpr const char* name(strided) {
 
 // The rule of loopnest::automatic. collapse3 gives each thread all variables of one cell, so a
 // box with fewer cells than 1/32 of the threads the execution space keeps resident
-// (exec.concurrency() / 32: 64 threads per SM, 8448 cells on an H200) leaves most SMs idle, and
-// collapse4, which multiplies the work items by nvar, is chosen instead. Measured on an H200 with
-// device timing (5 to 8 variables): at 16^3 (4096 cells) collapse4 copies up to 19% faster and
-// packs at most 5% slower; at 32^3 (32768 cells) collapse3 is 1.2x to 1.6x faster, and faster
-// still above. On a serial backend concurrency is 1 and collapse3 is always chosen.
+// (exec.concurrency() / 32, 64 threads per SM) leaves most SMs idle, and collapse4, which
+// multiplies the work items by nvar, is chosen instead; the threshold sits between the sizes
+// where each measured faster (docs/design.md, "One body, many schedules"). On a serial backend
+// concurrency is 1 and collapse3 is always chosen.
 template <class ExecutionSpace>
 std::int64_t automatic_collapse4_below(const ExecutionSpace& exec) {
   return Impl::concurrency(exec) / 32;

@@ -1,0 +1,143 @@
+// Rows aligned to cache lines: a collapse3 launch over a 3D box whose rows start where the
+// kernel's arrays put them, shifted so that each row's first warp starts on a line (CUDA).
+#ifndef LOOPNEST_DETAIL_ROW_ALIGNMENT_HPP
+#define LOOPNEST_DETAIL_ROW_ALIGNMENT_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/detail/launch.hpp>
+#include <loopnest/detail/policy_order.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/tile.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace loopnest {
+namespace Impl {
+
+// Row alignment: under collapse3 a GPU block runs whole rows of the stride-1 index, and a row
+// that starts mid-line costs every warp of it one more cache line. Shifting each row's threads so
+// that its first warp starts on a line of the array the kernel names costs nothing when the shift
+// fits in the row's last warp (docs/design.md, "Rows aligned to lines"). `bytes` is the line a
+// warp's first access should start on (0: no shift), `warp` the threads of a warp.
+template <class ExecutionSpace>
+struct row_alignment_traits {
+  static constexpr int bytes = 0;
+  static constexpr int warp  = 1;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct row_alignment_traits<Kokkos::Cuda> {
+  static constexpr int bytes = 128;
+  static constexpr int warp  = 32;
+};
+#endif
+
+// Where the rows of a 3D box start in memory, modulo a line of lanes elements: the element
+// address of the box's first cell and the element strides of its indices, all modulo 2^32 (a
+// multiple of every line). lanes == 0 launches the rows unshifted.
+struct row_phase {
+  std::uint32_t first   = 0;
+  std::uint32_t step[3] = {0, 0, 0};
+  int lanes             = 0;
+  int warp              = 1;
+};
+
+// The phase of the rows of b in an array of T whose element (b.lower()) is at first_cell, for
+// ExecutionSpace: the line is the backend's, or the longest power-of-two part of it whose shift
+// costs no row one more warp (FP64 rows of 201 take 16 elements, FP32 ones 16 of 32). No shift
+// where the backend takes none or no index has stride 1.
+template <class ExecutionSpace, class T>
+row_phase row_phase_for(const box<3>& b, const T* first_cell, const std::ptrdiff_t (&stride)[3]) {
+  using traits       = row_alignment_traits<ExecutionSpace>;
+  constexpr int elem = static_cast<int>(sizeof(T));
+  row_phase rows;
+  static_assert((traits::bytes & (traits::bytes - 1)) == 0,
+                "row_alignment_traits: the line must be a power of two bytes (or 0)");
+  // A line of a power of two bytes holds a power of two elements when it holds a whole number.
+  if constexpr (traits::bytes > 0 && traits::bytes % elem == 0) {
+    int d = 0;
+    while (d < 3 && stride[d] != 1) {
+      ++d;
+    }
+    if (d == 3) {
+      return rows;
+    }
+    const int e     = b.extent(d);
+    const int w     = traits::warp;
+    int lanes       = traits::bytes / elem;
+    const auto fits = [&](int l) { return (e + l - 1 + w - 1) / w == (e + w - 1) / w; };
+    while (lanes > 1 && !fits(lanes)) {
+      lanes /= 2;
+    }
+    if (lanes < 2) {
+      return rows;
+    }
+    rows.first =
+        static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(first_cell) / sizeof(T));
+    for (int s = 0; s < 3; ++s) {
+      rows.step[s] = static_cast<std::uint32_t>(stride[s]);
+    }
+    rows.lanes = lanes;
+    rows.warp  = w;
+  }
+  return rows;
+}
+
+template <bool Reverse>
+row_phase to_policy_order(const row_phase& rows) {
+  row_phase p = rows;
+  for (int d = 0; d < 3; ++d) {
+    p.step[d] = rows.step[Reverse ? 2 - d : d];
+  }
+  return p;
+}
+
+// A collapse3 body over rows shifted by their phase: policy index 0 runs over a row's extent plus
+// up to lanes - 1 leading threads, rounded up to whole warps, and element i of row (j, k) goes to
+// thread i + phase(j, k), so that thread t always touches an address that is t modulo lanes; the
+// threads outside the row do nothing. origin is the phase of cell (lower0, 0, 0).
+template <class Body>
+struct aligned_rows_body {
+  Body body;
+  int lower0, extent0;
+  std::uint32_t origin, step1, step2, mask;
+  KOKKOS_FUNCTION void operator()(int t, int j, int k) const {
+    const auto phase =
+        (origin + static_cast<std::uint32_t>(j) * step1 + static_cast<std::uint32_t>(k) * step2) &
+        mask;
+    const int i = t - static_cast<int>(phase);
+    if (i >= 0 && i < extent0) {
+      body(lower0 + i, j, k);
+    }
+  }
+};
+
+// Launches a collapse3 body over the box with its rows aligned by rows (in policy order), where
+// they can be: policy index 0 of stride 1 and loopnest's own tile, whose blocks start rows on
+// warp boundaries.
+template <bool Reverse, class Bounds, class ExecutionSpace, class Body>
+void launch_rows(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
+                 const row_phase& rows, const tile& explicit_tile, const Body& body) {
+  if (rows.lanes < 2 || rows.step[0] != 1 || !explicit_tile.is_default()) {
+    launch_mdrange<3, Reverse, false, Bounds>(label, exec, pb, 0, explicit_tile, body);
+    return;
+  }
+  const int w = rows.warp;
+  policy_box<3> padded{{0, pb.lower[1], pb.lower[2]},
+                       {(pb.extent(0) + rows.lanes - 1 + w - 1) / w * w, pb.upper[1], pb.upper[2]}};
+  const auto lower1 = static_cast<std::uint32_t>(pb.lower[1]);
+  const auto lower2 = static_cast<std::uint32_t>(pb.lower[2]);
+  launch_mdrange<3, Reverse, false, Bounds>(
+      label, exec, padded, 0, explicit_tile,
+      aligned_rows_body<Body>{body, pb.lower[0], pb.extent(0),
+                              rows.first - lower1 * rows.step[1] - lower2 * rows.step[2],
+                              rows.step[1], rows.step[2],
+                              static_cast<std::uint32_t>(rows.lanes - 1)});
+}
+
+}  // namespace Impl
+}  // namespace loopnest
+
+#endif

@@ -1,0 +1,111 @@
+// Per-backend MDRange tiles, and the checks an explicit loopnest::tile must pass.
+#ifndef LOOPNEST_DETAIL_TILES_HPP
+#define LOOPNEST_DETAIL_TILES_HPP
+
+#include <loopnest/detail/error.hpp>
+#include <loopnest/detail/launch_bounds.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/schedule.hpp>
+#include <loopnest/tile.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace loopnest {
+namespace Impl {
+
+// Per-backend tile choice. Host backends: a tile is a block of the serial loop nest, and a
+// whole run of the stride-1 index keeps the innermost loop long and unit-stride.
+template <class ExecutionSpace>
+struct tile_traits {
+  template <int N>
+  static void pick(const int (&extent)[N], int (&t)[N], int) {
+    t[0] = extent[0] > 0 ? extent[0] : 1;
+    for (int d = 1; d < N; ++d) {
+      t[d] = 1;
+    }
+  }
+};
+
+// GPU backends: blocks of `Threads`, up to `Width` of them along the stride-1 index and the rest
+// along the next indices (fewer when the launch bounds allow fewer threads per block); a box
+// thinner than that gets a narrower tile rather than idle threads. A whole-row tile measured as
+// fast as 32x8x1 and leaves no thread idle when the other extents are not multiples of 8;
+// Kokkos' own CUDA default (16x2 in 2D) is several times slower (docs/design.md, "Tiles").
+template <int Width, int Threads>
+struct gpu_tile_traits {
+  static_assert(Width <= Threads, "a tile's first extent is part of the block");
+  template <int N>
+  static void pick(const int (&extent)[N], int (&t)[N], int max_threads) {
+    int left = Threads < max_threads ? Threads : max_threads;
+    for (int d = 0; d < N; ++d) {
+      const int want = d == 0 ? (Width < left ? Width : left) : left;
+      t[d]           = extent[d] < want ? (extent[d] > 0 ? extent[d] : 1) : want;
+      left /= t[d];
+    }
+  }
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct tile_traits<Kokkos::Cuda> : gpu_tile_traits<256, 256> {};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct tile_traits<Kokkos::HIP> : gpu_tile_traits<256, 256> {};
+#endif
+
+[[noreturn]] inline void throw_tile_error(const char* where, const tile& t,
+                                          const std::string& why) {
+  throw_invalid_argument(where, "tile " + t.to_string() + " " + why);
+}
+
+// Checks an explicit tile against what the schedule launches (N policy indices, or none when
+// N is 0: flat, kokkos_default and automatic take no tile) and against the backend and the
+// schedule's launch bounds.
+template <class Bounds = default_bounds, class ExecutionSpace>
+void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, schedule_kind kind,
+                int n, const char* indices) {
+  if (t.is_default()) {
+    return;
+  }
+  if (n == 0) {
+    throw_tile_error(where, t,
+                     std::string("was given to schedule ") + name(kind) +
+                         ", which takes no tile (only collapse4 and collapse3 do)");
+  }
+  if (t.rank() != n) {
+    throw_tile_error(where, t,
+                     "has " + std::to_string(t.rank()) + " sizes but " + name(kind) +
+                         " here needs " + std::to_string(n) + " (" + indices + ")");
+  }
+  for (int d = 0; d < n; ++d) {
+    if (t[d] < 1) {
+      throw_tile_error(where, t,
+                       "has size " + std::to_string(t[d]) + " at index " + std::to_string(d) +
+                           "; every size must be at least 1");
+    }
+  }
+  // Each size is below 2^31, so the product stays exact in 64 bits as long as it stops growing
+  // past 2^32, which is over every backend's limit (four sizes of 65536 would wrap to 0 points).
+  constexpr std::int64_t saturated = std::int64_t{1} << 32;
+  std::int64_t points              = 1;
+  for (int d = 0; d < n && points <= saturated; ++d) {
+    points *= t[d];
+  }
+  const int max_points = max_block_threads<Bounds>(exec);
+  if (points > max_points) {
+    throw_tile_error(
+        where, t,
+        "holds " +
+            (points > saturated ? "more than " + std::to_string(saturated)
+                                : std::to_string(points)) +
+            " points but " + ExecutionSpace::name() +
+            (max_points < max_tile_points(exec) ? " under the schedule's launch bounds" : "") +
+            " allows at most " + std::to_string(max_points) + " per tile");
+  }
+}
+
+}  // namespace Impl
+}  // namespace loopnest
+
+#endif
