@@ -285,28 +285,6 @@ void check_finalize(const ExecutionSpace& exec, const grid& g, int nvar, unsigne
   }
 }
 
-// Every kernel under every schedule on a few grids against the host loops, fixed seed.
-inline const grid kernel_grids[] = {{{13, 6, 5}, 1}, {{9, 7, 3}, 4}, {{17, 5}, 2}, {{23}, 3}};
-
-template <class T, class Layout, class ExecutionSpace, class... Schedules>
-void check_all_kernels(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
-  // A fixed seed, printed on failure, so that a failure reproduces.
-  const unsigned seed = 2024;
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  for (const auto& g : kernel_grids) {
-    (check_copy<Schedules, T, Layout>(exec, g, 4, seed), ...);
-    (check_flux_difference<Schedules, T, Layout>(exec, g, 8, seed), ...);
-    (check_finalize<Schedules, T, Layout>(exec, g, 6, seed), ...);
-    for (const auto order :
-         {loopnest::axis_order::xyz, loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
-      (check_pack<Schedules, T, Layout>(exec, g, 5, seed, order), ...);
-    }
-  }
-}
-
-// The kernels take the layout from the field set, so the schedules' own layout is irrelevant.
-using all_kernel_schedules = schedules_for_layout<Kokkos::LayoutLeft>;
-
 }  // namespace loopnest_test
 
 #endif

@@ -18,8 +18,6 @@
 
 namespace {
 
-using loopnest_test::bit_identical;
-using loopnest_test::bit_identical_cells;
 using loopnest_test::bounded_schedules;
 using loopnest_test::count_visits;
 using loopnest_test::describe;
@@ -110,58 +108,6 @@ TYPED_TEST(for_each, automatic_takes_the_branch_its_threshold_picks) {
   check_automatic_branch(exec, cells + 1, true);
   check_automatic_branch(exec, cells, false);
   check_automatic_branch(exec, 0, false);
-}
-
-// ----------------------------------------------------------------------------------------
-// Bit-identical results (for_each_checks.hpp): boxes stored from 1, a ghost layer at 0.
-
-template <class T, class ExecutionSpace, class... Schedules>
-void bit_identical_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
-  // A fixed seed, printed on failure, so that a failure reproduces.
-  const unsigned seed = 1009;
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  (bit_identical<Schedules, T>(exec, loopnest::box<3>{{1, 1, 1}, {38, 10, 6}}, nvar, seed), ...);
-  (bit_identical<Schedules, T>(exec, loopnest::box<3>{{1, 1, 1}, {2, 34, 3}}, nvar, seed + 1), ...);
-  (bit_identical<Schedules, T>(exec, loopnest::box<2>{{1, 1}, {46, 14}}, nvar, seed + 2), ...);
-  (bit_identical<Schedules, T>(exec, loopnest::box<2>{{1, 1}, {9, 2}}, nvar, seed + 3), ...);
-}
-
-TYPED_TEST(for_each, every_schedule_gives_the_host_loop_bits_fp64) {
-  const TypeParam exec;
-  bit_identical_all<double>(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
-  bit_identical_all<double>(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
-  bit_identical_all<double>(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
-}
-
-TYPED_TEST(for_each, every_schedule_gives_the_host_loop_bits_fp32) {
-  const TypeParam exec;
-  bit_identical_all<float>(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
-  bit_identical_all<float>(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
-  bit_identical_all<float>(exec, static_cast<bounded_schedules<Kokkos::LayoutRight>*>(nullptr));
-}
-
-// for_each_cell computes the same values: every schedule, mapping and layout, 2D and 3D.
-template <class T, class ExecutionSpace, class... Schedules>
-void bit_identical_cells_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
-  const unsigned seed = 3001;
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  (bit_identical_cells<Schedules, T>(exec, loopnest::box<3>{{1, 1, 1}, {38, 10, 6}}, 2, seed), ...);
-  (bit_identical_cells<Schedules, T>(exec, loopnest::box<3>{{1, 1, 1}, {2, 34, 3}}, 1, seed + 1),
-   ...);
-  (bit_identical_cells<Schedules, T>(exec, loopnest::box<2>{{1, 1}, {46, 14}}, 3, seed + 2), ...);
-  (bit_identical_cells<Schedules, T>(exec, loopnest::box<2>{{1, 1}, {9, 2}}, 1, seed + 3), ...);
-}
-
-TYPED_TEST(for_each, every_schedule_of_a_cell_loop_gives_the_host_loop_bits) {
-  const TypeParam exec;
-  using left  = schedules_for_layout<Kokkos::LayoutLeft>;
-  using right = schedules_for_layout<Kokkos::LayoutRight>;
-  bit_identical_cells_all<double>(exec, static_cast<left*>(nullptr));
-  bit_identical_cells_all<double>(exec, static_cast<right*>(nullptr));
-  bit_identical_cells_all<float>(exec, static_cast<left*>(nullptr));
-  bit_identical_cells_all<float>(exec, static_cast<right*>(nullptr));
-  bit_identical_cells_all<double>(exec,
-                                  static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
 }
 
 // ----------------------------------------------------------------------------------------

@@ -7,18 +7,16 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <tuple>
 
 #include "field_kernel_checks.hpp"
+#include "field_kernel_runs.hpp"
 #include "randomized_draws.hpp"
-#include "schedules.hpp"
 #include "test_spaces.hpp"
 
 namespace {
 
 using loopnest_test::draw;
 using loopnest_test::draw_extent;
-using loopnest_test::schedules_for_layout;
 
 constexpr unsigned kernel_cases = 40;
 
@@ -27,7 +25,7 @@ constexpr unsigned kernel_cases = 40;
 // 4), variable count 1 to 11, precision (FP32 or FP64), field-set and packed-buffer layouts and
 // finalize_flux's axis order; every axis order for pack_weno; every schedule.
 
-struct kernel_case {
+struct kernel_draw {
   unsigned seed;
   loopnest_test::grid g;
   int nvar;
@@ -39,9 +37,9 @@ struct kernel_case {
 constexpr loopnest::axis_order orders[] = {loopnest::axis_order::xyz, loopnest::axis_order::yxz,
                                            loopnest::axis_order::zyx};
 
-kernel_case draw_kernel_case(unsigned seed) {
+kernel_draw draw_kernel_case(unsigned seed) {
   std::mt19937 gen(seed);
-  kernel_case c{seed, {{}, 0}, 0, false, false, false, loopnest::axis_order::xyz, ""};
+  kernel_draw c{seed, {{}, 0}, 0, false, false, false, loopnest::axis_order::xyz, ""};
   const int dims = draw(gen, 1, 3);
   for (int d = 0; d < dims; ++d) {
     c.g.interior.push_back(draw_extent(gen, 13));
@@ -61,36 +59,20 @@ kernel_case draw_kernel_case(unsigned seed) {
   return c;
 }
 
-template <class Schedule, class T, class Layout, class PackedLayout, class ExecutionSpace>
-void check_kernel_case(const ExecutionSpace& exec, const kernel_case& c) {
-  loopnest_test::check_copy<Schedule, T, Layout>(exec, c.g, c.nvar, c.seed);
-  loopnest_test::check_flux_difference<Schedule, T, Layout>(exec, c.g, c.nvar, c.seed);
-  loopnest_test::check_finalize<Schedule, T, Layout, PackedLayout>(exec, c.g, c.nvar, c.seed,
-                                                                   c.finalize_order);
-  for (const auto order : orders) {
-    loopnest_test::check_pack<Schedule, T, Layout, PackedLayout>(exec, c.g, c.nvar, c.seed, order);
-  }
-}
-
-template <class T, class Layout, class ExecutionSpace, class... Schedules>
-void check_kernel_case_all(const ExecutionSpace& exec, const kernel_case& c,
-                           std::tuple<Schedules...>*) {
-  if (c.packed_right) {
-    (check_kernel_case<Schedules, T, Layout, Kokkos::LayoutRight>(exec, c), ...);
-  } else {
-    (check_kernel_case<Schedules, T, Layout, Kokkos::LayoutLeft>(exec, c), ...);
-  }
-}
-
-// The kernels take the layout from the field set, so the schedules' own layout is irrelevant.
-using kernel_schedules = schedules_for_layout<Kokkos::LayoutLeft>*;
-
+// The case's draws pick the precision and the field and packed layouts; every schedule runs.
 template <class T, class ExecutionSpace>
-void check_kernel_case_of(const ExecutionSpace& exec, const kernel_case& c) {
-  if (c.fields_right) {
-    check_kernel_case_all<T, Kokkos::LayoutRight>(exec, c, kernel_schedules{});
+void check_kernel_case_of(const ExecutionSpace& exec, const kernel_draw& c) {
+  const loopnest_test::kernel_case k{c.g, c.nvar, c.seed, c.finalize_order};
+  using left  = Kokkos::LayoutLeft;
+  using right = Kokkos::LayoutRight;
+  if (c.fields_right && c.packed_right) {
+    loopnest_test::check_kernels<T, right, right>(exec, k);
+  } else if (c.fields_right) {
+    loopnest_test::check_kernels<T, right, left>(exec, k);
+  } else if (c.packed_right) {
+    loopnest_test::check_kernels<T, left, right>(exec, k);
   } else {
-    check_kernel_case_all<T, Kokkos::LayoutLeft>(exec, c, kernel_schedules{});
+    loopnest_test::check_kernels<T, left, left>(exec, k);
   }
 }
 
@@ -103,7 +85,7 @@ TYPED_TEST_SUITE(randomized_kernels, loopnest_test::execution_spaces);
 TYPED_TEST(randomized_kernels, field_kernels_match_the_host_loop_and_leave_the_rest_poisoned) {
   const TypeParam exec;
   for (unsigned seed = 1; seed <= kernel_cases; ++seed) {
-    const kernel_case c = draw_kernel_case(seed);
+    const kernel_draw c = draw_kernel_case(seed);
     SCOPED_TRACE(c.text);
     if (c.fp64) {
       check_kernel_case_of<double>(exec, c);

@@ -7,6 +7,40 @@
 
 #include <tuple>
 
+// LOOPNEST_TEST_FOR_EACH_SPACE(M) expands M(space) for each backend this Kokkos has enabled,
+// for the explicit instantiations of checks compiled once for every space.
+#if defined(KOKKOS_ENABLE_CUDA)
+#define LOOPNEST_TEST_CUDA(M) M(Kokkos::Cuda)
+#else
+#define LOOPNEST_TEST_CUDA(M)
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+#define LOOPNEST_TEST_HIP(M) M(Kokkos::HIP)
+#else
+#define LOOPNEST_TEST_HIP(M)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define LOOPNEST_TEST_OPENMP(M) M(Kokkos::OpenMP)
+#else
+#define LOOPNEST_TEST_OPENMP(M)
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+#define LOOPNEST_TEST_THREADS(M) M(Kokkos::Threads)
+#else
+#define LOOPNEST_TEST_THREADS(M)
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+#define LOOPNEST_TEST_SERIAL(M) M(Kokkos::Serial)
+#else
+#define LOOPNEST_TEST_SERIAL(M)
+#endif
+#define LOOPNEST_TEST_FOR_EACH_SPACE(M) \
+  LOOPNEST_TEST_CUDA(M)                 \
+  LOOPNEST_TEST_HIP(M)                  \
+  LOOPNEST_TEST_OPENMP(M)               \
+  LOOPNEST_TEST_THREADS(M)              \
+  LOOPNEST_TEST_SERIAL(M)
+
 namespace loopnest_test {
 
 template <class Tuple>
