@@ -51,7 +51,7 @@ void poison_interior(const field_view<T>& v, int n) {
       KOKKOS_LAMBDA(int i, int j) { v(i, j) = nan; });
 }
 
-// Empty when `got` (nx * ny host values) matches the reference step within the brief's
+// Empty when `got` (nx * ny host values) matches the reference step within the diffusion study's
 // tolerance, else what went wrong.
 template <class T>
 std::string verify(const std::vector<T>& got, const problem<T>& p) {

@@ -1,7 +1,8 @@
-// Session 4 experiment (docs/results/h200/notes.md items 10 and 11), not part of the build: body
-// forms, pointers in kernel parameters, launch bounds and tiles for the MFC loops at 201^3 x 8,
-// with ncu. Built by hand with the bench flags against the CUDA Kokkos; 'body_forms profile' runs
-// each variant once between cudaProfilerStart/Stop for ncu --profile-from-start off.
+// Experiment of 2026-11-29, 7e3f2e5 (docs/results/h200/notes.md, "Launch bounds per kernel" and
+// "Copy-shaped loops over a box smaller than the arrays"), not part of the build: body forms,
+// pointers in kernel parameters, launch bounds and tiles for the MFC loops at 201^3 x 8, with ncu.
+// Built by hand with the bench flags against the CUDA Kokkos; 'body_forms profile' runs each
+// variant once between cudaProfilerStart/Stop for ncu --profile-from-start off.
 #include "harness.hpp"
 
 // ---- flux_difference_y variants --------------------------------------------------------------

@@ -1,6 +1,7 @@
-// Session 4 experiment 4 (docs/results/h200/notes.md item 11), not part of the build:
-// flux_difference_x with each row's threads shifted to 128-byte lines, and with two cells per
-// thread through 16-byte loads and stores (rows shifted to 16-byte pairs). FP64 201^3 x 8.
+// Experiment of 2026-11-29, 107e174 (docs/results/h200/notes.md, "Copy-shaped loops over a box
+// smaller than the arrays"), not part of the build: flux_difference_x with each row's threads
+// shifted to 128-byte lines, and with two cells per thread through 16-byte loads and stores (rows
+// shifted to 16-byte pairs). FP64 201^3 x 8.
 #include "harness.hpp"
 
 template <int Cells>  // 1: one cell per thread, row shifted to 128 B; 2: aligned pairs

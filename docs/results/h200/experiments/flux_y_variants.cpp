@@ -1,6 +1,7 @@
-// Experiment behind docs/results/h200/notes.md item 7 (not part of the build): flux_difference_y
-// at 201^3 x 8 with the direction a constant, several tiles, the += read coherent or read-only,
-// and a staged body; copy with several tiles. Built with the bench flags against a CUDA Kokkos.
+// Experiment of 2026-11-29, 4a33e2c, behind docs/results/h200/notes.md, "flux_difference's
+// direction" (not part of the build): flux_difference_y at 201^3 x 8 with the direction a constant,
+// several tiles, the += read coherent or read-only, and a staged body; copy with several tiles.
+// Built with the bench flags against a CUDA Kokkos.
 #include "harness.hpp"
 void report(const char* what, double sec, double bytes) {
   std::printf("%-60s %9.1f us %6.1f%%\n", what, sec * 1e6, 100 * bytes / sec / BW);

@@ -1,5 +1,5 @@
 // Shared by the experiments in this folder (not part of the build): copy bandwidth, event timing,
-// a bitwise check before timing, and the 201^3 x 8 FP64 workspace of session 4.
+// a bitwise check before timing, and the 201^3 x 8 FP64 workspace of the 2026-11-29 experiments.
 #pragma once
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>

@@ -1,6 +1,6 @@
-// Session 4 experiment 2: library-like variable loop (groups of 4, runtime nvar) with the field
-// pointers in the kernel parameters or in a device table, per-kernel launch bounds, tiles that pack
-// rows into warps, and two cells per thread along x. FP64 201^3 x 8.
+// Experiment of 2026-11-29, 7e3f2e5: library-like variable loop (groups of 4, runtime nvar) with
+// the field pointers in the kernel parameters or in a device table, per-kernel launch bounds, tiles
+// that pack rows into warps, and two cells per thread along x. FP64 201^3 x 8.
 #include "harness.hpp"
 
 template <class T>

@@ -1,7 +1,7 @@
-// Session 4 experiment 3 (docs/results/h200/notes.md item 11), not part of the build: a
-// collapse3-like loop over the interior whose threads are shifted per row so that every warp starts
-// on a 128-byte line of the destination (FP64: up to 15 idle lanes before the row). Row tiles,
-// 256x4 bounds.
+// Experiment of 2026-11-29, 72ff652 (docs/results/h200/notes.md, "Copy-shaped loops over a box
+// smaller than the arrays"), not part of the build: a collapse3-like loop over the interior whose
+// threads are shifted per row so that every warp starts on a 128-byte line of the destination
+// (FP64: up to 15 idle lanes before the row). Row tiles, 256x4 bounds.
 
 template <class T, int Pad>
 void copy_aligned(ws<T>& w, int which) {  // 0 copy interior, 1 flux_x, 2 finalize_x

@@ -1,7 +1,7 @@
-// Session 5 experiment (docs/results/h200/notes.md item 12), not part of the build: the library's
-// row-aligned collapse3 launch (Impl::launch_rows, headers at 8bc9316) against the plain one, per
-// kernel, FP64 and FP32 201^3 x 8; other line sizes (forced) and launch bounds for flux_x. Built
-// with harness.hpp like the other experiments.
+// Experiment of 2026-11-29, 81ddae5 (docs/results/h200/notes.md, "Rows aligned to lines"), not part
+// of the build: the library's row-aligned collapse3 launch (Impl::launch_rows, headers at 8bc9316)
+// against the plain one, per kernel, FP64 and FP32 201^3 x 8; other line sizes (forced) and launch
+// bounds for flux_x. Built with harness.hpp like the other experiments.
 #include "harness.hpp"
 
 using loopnest::Impl::row_phase;
