@@ -16,8 +16,10 @@ cpu reference runs in the same process as the device variants, so it shares the 
   bench_diffusion_<target>_<steps>steps_loop_s.png            LOOP_S against grid size
 
 The raw CSV has one row per trial: variant, precision, nx, ny, steps, phase (warmup or
-measured), trial (from 1 within its phase), TOTAL_S, LOOP_S, H2D_S, D2H_S, EXIT_S, MASS,
-CENTRE, CHECK, exit_status and error (why a trial failed). It is written as the trials run,
+measured), trial (from 1 within its phase), the tool's TOTAL_S, LOOP_S, H2D_S, D2H_S and
+EXIT_S, PROCESS_S (the whole process as this script timed it: start-up and Kokkos'
+initialisation, which the tool's TOTAL_S leaves out, included), MASS, CENTRE, CHECK,
+exit_status and error (why a trial failed). It is written as the trials run,
 so an interrupted run keeps what it measured. The median CSV has per variant and precision the
 counts of passed and failed measured trials and the medians of the passed ones.
 
@@ -46,13 +48,16 @@ import shlex
 import statistics
 import subprocess
 import sys
+import time
 
 PART = "diffusion"
 TIMINGS = ["TOTAL_S", "LOOP_S", "H2D_S", "D2H_S", "EXIT_S"]
-RAW_FIELDS = (["variant", "precision", "nx", "ny", "steps", "phase", "trial"] + TIMINGS +
-              ["MASS", "CENTRE", "CHECK", "exit_status", "error"])
-MEDIAN_FIELDS = (["variant", "precision", "nx", "ny", "steps", "passed", "failed"] + TIMINGS +
-                 ["MASS", "CENTRE"])
+# The tool's TOTAL_S starts after Kokkos' initialisation (the device's start-up); PROCESS_S, the
+# whole process as this script times it, is the figure that includes it.
+MEASURED = TIMINGS + ["PROCESS_S", "MASS", "CENTRE"]
+RAW_FIELDS = (["variant", "precision", "nx", "ny", "steps", "phase", "trial"] + MEASURED +
+              ["CHECK", "exit_status", "error"])
+MEDIAN_FIELDS = ["variant", "precision", "nx", "ny", "steps", "passed", "failed"] + MEASURED
 # The tool's variants in the study's order; the table lists any other name after them.
 VARIANT_ORDER = ["baseline", "contiguous", "strided", "collapse", "flat", "kokkos_default",
                  "vectorized", "cpu"]
@@ -166,6 +171,7 @@ def run_trial(args, variant, precision, nx, ny):
     """One process of the tool: its KEY=VALUE fields, CHECK, exit status and the error if any."""
     command = [args.tool, str(nx), str(ny), str(args.steps), variant, "--precision", precision]
     row = {"variant": variant, "precision": precision, "nx": nx, "ny": ny, "steps": args.steps}
+    start = time.perf_counter()
     try:
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               universal_newlines=True, timeout=args.timeout)
@@ -184,6 +190,7 @@ def run_trial(args, variant, precision, nx, ny):
         if sep:
             fields[key.strip()] = value.strip()
     row.update({k: fields.get(k, "") for k in TIMINGS + ["MASS", "CENTRE"]})
+    row["PROCESS_S"] = f"{time.perf_counter() - start:.6f}"
     row.update(CHECK=fields.get("CHECK", ""), exit_status=done.returncode, error="")
     expected = {"METHOD": variant, "PRECISION": precision.upper(), "NX": str(nx),
                 "NY": str(ny), "STEPS": str(args.steps)}
@@ -253,9 +260,12 @@ def medians(rows):
         good = [r for r in rs if not r["error"]]
         m = {"variant": variant, "precision": precision, "nx": rs[0]["nx"], "ny": rs[0]["ny"],
              "steps": rs[0]["steps"], "passed": len(good), "failed": len(rs) - len(good)}
-        for k in TIMINGS + ["MASS", "CENTRE"]:
-            # repr: the shortest text that reads back as the same double.
-            m[k] = repr(statistics.median(float(r[k]) for r in good)) if good else ""
+        for k in MEASURED:
+            value = statistics.median(float(r[k]) for r in good) if good else None
+            # Times have microsecond digits, so 12 significant ones keep a median of two exact
+            # without binary noise; MASS and CENTRE keep every digit (repr reads back the same).
+            m[k] = ("" if value is None else repr(value) if k in ("MASS", "CENTRE")
+                    else format(value, ".12g"))
         out.append(m)
     return out
 
