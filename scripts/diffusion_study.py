@@ -17,8 +17,8 @@ cpu reference runs in the same process as the device variants, so it shares the 
 
 The raw CSV has one row per trial: variant, precision, nx, ny, steps, phase (warmup or
 measured), trial (from 1 within its phase), the tool's TOTAL_S, LOOP_S, H2D_S, D2H_S and
-EXIT_S, PROCESS_S (the whole process as this script timed it: start-up and Kokkos'
-initialisation, which the tool's TOTAL_S leaves out, included), MASS, CENTRE, CHECK,
+EXIT_S, PROCESS_S (the whole process as this script timed it, Kokkos' finalisation and the
+tool's check and output included), MASS, CENTRE, CHECK,
 exit_status and error (why a trial failed). It is written as the trials run,
 so an interrupted run keeps what it measured. The median CSV has per variant and precision the
 counts of passed and failed measured trials and the medians of the passed ones.
@@ -52,8 +52,8 @@ import time
 
 PART = "diffusion"
 TIMINGS = ["TOTAL_S", "LOOP_S", "H2D_S", "D2H_S", "EXIT_S"]
-# The tool's TOTAL_S starts after Kokkos' initialisation (the device's start-up); PROCESS_S, the
-# whole process as this script times it, is the figure that includes it.
+# The tool's TOTAL_S holds the device's start-up (it starts before Kokkos' initialisation);
+# PROCESS_S, the whole process as this script times it, adds the check, output and finalisation.
 MEASURED = TIMINGS + ["PROCESS_S", "MASS", "CENTRE"]
 RAW_FIELDS = (["variant", "precision", "nx", "ny", "steps", "phase", "trial"] + MEASURED +
               ["CHECK", "exit_status", "error"])
