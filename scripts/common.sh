@@ -217,6 +217,17 @@ loopnest_find_dependencies() {
     fi
   fi
 
+  # A Kokkos named in the CMake arguments is what was asked for, as KOKKOS_ROOT would be: if the
+  # probe misses it, the distribution's Kokkos is no substitute to install.
+  local arg
+  loopnest_kokkos_argument=""
+  for arg in "$@"; do
+    case "$arg" in
+      -DKokkos_DIR=* | -DKokkos_DIR:*=* | -DKokkos_ROOT=* | -DKokkos_ROOT:*=*)
+        loopnest_kokkos_argument=${arg#*=} ;;
+    esac
+  done
+
   # GoogleTest, Google Benchmark and Kokkos: one CMake probe for all of them.
   local probe=() names=()
   [[ $needs == *" gtest "* ]] && probe+=(GTest)
@@ -293,7 +304,7 @@ loopnest_find_dependencies() {
 
 # loopnest_probe_missing NAME DETAIL: the missing entry for what the CMake probe did not find.
 loopnest_probe_missing() {
-  local kokkos_root=${Kokkos_ROOT:-${KOKKOS_ROOT:-}}
+  local kokkos_root=${Kokkos_ROOT:-${KOKKOS_ROOT:-${loopnest_kokkos_argument:-}}}
   case "$1" in
     cxx17)
       loopnest_missing_add "a C++17 compiler: ${2:-CMake found none that works}" "" gcc \
