@@ -371,7 +371,8 @@ def write_summary(args, files):
              f"Written {datetime.datetime.now().isoformat(timespec='seconds')} on "
              f"{platform.node()} by scripts/diffusion_study.py from "
              + ", ".join(f"`{os.path.basename(p)}`" for p in files.values()) + ".",
-             "TOTAL_S: the solver region (transfers in, loop, result back, release); LOOP_S: "
+             "TOTAL_S: the solver region (the device's start-up in the fresh process, transfers "
+             "in, loop, result back, release); LOOP_S: "
              "host wall time of the time loop, launches and synchronisation included; "
              "see docs/api.md, loopnest-diffusion.", ""]
     for (nx, ny), raw in files.items():
