@@ -17,12 +17,13 @@ KOKKOS_INLINE_FUNCTION double encode(int v, int i, int j, int k) {
   return 1e6 * v + 1e4 * (i + 50) + 1e2 * (j + 50) + (k + 50);
 }
 
-// Writes every (variable, cell) of the ghost-inclusive grid through the device handle, then
-// reads each field back through its own View: a wrong stride, offset or pointer shows.
+// Allocates on exec, writes every (variable, cell) of the ghost-inclusive grid through the device
+// handle, then reads each field back through its own View: a wrong stride, offset or pointer
+// shows.
 template <class Layout, class ExecutionSpace>
 void check_indexing(const ExecutionSpace& exec, std::initializer_list<int> interior, int ghost) {
   using set = loopnest::field_set<double, Layout, typename ExecutionSpace::memory_space>;
-  const set fs("fs", 3, interior, ghost);
+  const set fs(exec, "fs", 3, interior, ghost);
   const auto ref = fs.ref();
   loopnest::for_each_cell_var<loopnest::with_layout_t<loopnest::collapse3, Layout>>(
       exec, fs.with_ghosts(), fs.nvar(),

@@ -15,8 +15,8 @@ TYPED_TEST(packed_fields, storage_puts_the_chosen_axis_first_and_the_variable_la
   using packed =
       loopnest::packed_fields<double, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
   const packed xyz("xyz", 7, {10, 6, 4}, 2);
-  const packed yxz("yxz", 7, {10, 6, 4}, 2, loopnest::axis_order::yxz);
-  const packed zyx("zyx", 7, {10, 6, 4}, 2, loopnest::axis_order::zyx);
+  const packed yxz(TypeParam(), "yxz", 7, {10, 6, 4}, 2, loopnest::axis_order::yxz);
+  const packed zyx(TypeParam(), "zyx", 7, {10, 6, 4}, 2, loopnest::axis_order::zyx);
   const int x = 14, y = 10, z = 8;
   EXPECT_EQ(xyz.view().extent(0), x);
   EXPECT_EQ(xyz.view().extent(1), y);

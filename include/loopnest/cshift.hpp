@@ -3,7 +3,7 @@
 #ifndef LOOPNEST_CSHIFT_HPP
 #define LOOPNEST_CSHIFT_HPP
 
-#include <loopnest/cshift_table.hpp>
+#include <loopnest/detail/cshift_table.hpp>
 #include <loopnest/detail/error.hpp>
 #include <loopnest/detail/overlap.hpp>
 #include <loopnest/detail/profiling_region.hpp>
@@ -19,7 +19,106 @@
 #include <type_traits>
 
 namespace loopnest {
+
+// Where cshift's offset table comes from. device_table: built by a device kernel once per
+// table shape and cached in device memory. host_table_copy: filled on the host and copied to
+// the device on every call (Grid today). host_table_managed: filled on the host in managed
+// memory on every call (Grid before its PR 421); only on backends with managed memory.
+// no_table: every team computes its offsets itself.
+enum class cshift_strategy { device_table, host_table_copy, host_table_managed, no_table };
+
+inline const char* name(cshift_strategy s) {
+  switch (s) {
+    case cshift_strategy::device_table:
+      return "device_table";
+    case cshift_strategy::host_table_copy:
+      return "host_table_copy";
+    case cshift_strategy::host_table_managed:
+      return "host_table_managed";
+    default:
+      return "no_table";
+  }
+}
+
+// The Kokkos profiling region around all table work: a device build and its fence, a host
+// fill and its copy. Profiling tools (and loopnest's benchmark) time the tables through it.
+inline constexpr const char* cshift_table_region = Impl::cshift_table_label;
+
+// The cache of device-built cshift tables, shared by every execution space. It holds at most
+// cshift_cache_limit() bytes (64 MiB unless set), dropping the least recently used tables
+// first, and is emptied by Kokkos::finalize.
+inline void cshift_cache_clear() {
+  Impl::table_cache::locked([](auto& cache) { cache.drop_all(); });
+}
+inline void cshift_cache_set_limit(std::size_t bytes) {
+  Impl::table_cache::locked([=](auto& cache) { cache.set_limit(bytes); });
+}
+inline std::size_t cshift_cache_limit() {
+  return Impl::table_cache::locked([](const auto& cache) { return cache.limit(); });
+}
+inline std::size_t cshift_cache_bytes() {
+  return Impl::table_cache::locked([](const auto& cache) { return cache.bytes(); });
+}
+inline std::size_t cshift_cache_tables() {
+  return Impl::table_cache::locked([](const auto& cache) { return cache.tables(); });
+}
+
+// Whether `strategy` runs on ExecutionSpace: host_table_managed needs managed memory.
+template <class ExecutionSpace>
+constexpr bool cshift_strategy_available(cshift_strategy strategy) {
+  return strategy != cshift_strategy::host_table_managed ||
+         Impl::has_managed_memory_v<ExecutionSpace>;
+}
+
 namespace Impl {
+
+// Built by a device kernel on the first call for a shape, then reused: no host work and no
+// copy. The fence lets other execution space instances use the table at once.
+template <class ExecutionSpace>
+table_view<typename ExecutionSpace::memory_space> device_table(const ExecutionSpace& exec,
+                                                               const table_shape& shape) {
+  using tables = space_tables<ExecutionSpace>;
+  return tables_for<ExecutionSpace>(
+             static_cast<int>(cshift_strategy::device_table), shape, false,
+             [&](tables& t) { t.device = allocate_table<decltype(t.device)>(exec, shape); },
+             [&](tables& t) {
+               fill_on_device(exec, t.device, shape);
+               exec.fence();
+             })
+      ->device;
+}
+
+// Filled on the host and copied on every call, ordered after earlier launches on exec.
+template <class ExecutionSpace>
+table_view<typename ExecutionSpace::memory_space> host_copied_table(const ExecutionSpace& exec,
+                                                                    const table_shape& shape) {
+  using tables = space_tables<ExecutionSpace>;
+  return tables_for<ExecutionSpace>(
+             static_cast<int>(cshift_strategy::host_table_copy), shape, true,
+             [&](tables& t) {
+               t.device = allocate_table<decltype(t.device)>(exec, shape);
+               t.host   = allocate_table<decltype(t.host)>(exec, shape);
+             },
+             [&](tables& t) {
+               fill_on_host(t.host, shape);
+               Kokkos::deep_copy(exec, t.device, t.host);
+             })
+      ->device;
+}
+
+// Filled on the host in managed memory on every call; the device pages it in at the next
+// launch. The host may write managed memory only while no kernel reads it, hence the fence.
+template <class ExecutionSpace>
+typename space_tables<ExecutionSpace>::managed_view host_managed_table(const ExecutionSpace& exec,
+                                                                       const table_shape& shape) {
+  using tables = space_tables<ExecutionSpace>;
+  exec.fence();
+  return tables_for<ExecutionSpace>(
+             static_cast<int>(cshift_strategy::host_table_managed), shape, true,
+             [&](tables& t) { t.managed = allocate_table<decltype(t.managed)>(exec, shape); },
+             [&](tables& t) { fill_on_host(t.managed, shape); })
+      ->managed;
+}
 
 // cshift moves an element as the machine words it is made of: the widest word that divides
 // the element and its alignment, so that adjacent threads move adjacent words even for a

@@ -167,8 +167,9 @@ struct alignas(16) diffusion_strip {
   T x[width];
 };
 
-// Rows one thread of the vectorized variant walks: each interior row's strip is loaded once and
-// used for three rows' updates.
+// Rows one thread of the vectorized variant walks: the strips of its rows and of the rows above
+// and below are each loaded once per thread, so a strip in registers serves up to three rows'
+// updates (the rows at a block's edges are loaded by both neighbouring threads).
 constexpr int diffusion_rows_per_thread = 4;
 
 template <class T>

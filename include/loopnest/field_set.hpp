@@ -23,7 +23,7 @@ struct field_pointer {
 };
 }  // namespace Impl
 
-// What a kernel captures: a pointer table and the strides, 64 bytes whatever nvar is, so that
+// What a kernel captures: a pointer table and the strides, 48 bytes whatever nvar is, so that
 // kernels stay under Kokkos' 512-byte limit for passing arguments directly. Index (v, i, j, k)
 // with i, j, k in the grid's index space, ghosts included (negative below the interior).
 template <class T>
@@ -68,17 +68,34 @@ class field_set : public grid_shape {
   using memory_space = MemorySpace;
   using field_view   = Kokkos::View<T***, Layout, MemorySpace>;
 
-  field_set(const std::string& label, int nvar, std::initializer_list<int> interior, int ghost)
+  // The fields and their pointer table are allocated (and zeroed) on exec; the constructor
+  // returns once they are.
+  template <class ExecutionSpace>
+  field_set(const ExecutionSpace& exec, const std::string& label, int nvar,
+            std::initializer_list<int> interior, int ghost)
       : grid_shape("loopnest::field_set", nvar, interior, ghost) {
-    Kokkos::View<Impl::field_pointer<T>*, MemorySpace> table(label + "/table", nvar);
+    static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                  "loopnest::field_set: the first argument must be a Kokkos execution space "
+                  "instance, such as Kokkos::DefaultExecutionSpace().");
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                  "loopnest::field_set: the execution space must be able to access the memory "
+                  "space of the fields.");
+    Kokkos::View<Impl::field_pointer<T>*, MemorySpace> table(
+        Kokkos::view_alloc(exec, label + "/table"), nvar);
     auto host_table = Kokkos::create_mirror_view(table);
     for (int v = 0; v < nvar; ++v) {
-      m_fields.emplace_back(label + "/" + std::to_string(v), extent(0), extent(1), extent(2));
+      m_fields.emplace_back(Kokkos::view_alloc(exec, label + "/" + std::to_string(v)), extent(0),
+                            extent(1), extent(2));
       host_table(v).data = m_fields.back().data();
     }
-    Kokkos::deep_copy(table, host_table);
+    Kokkos::deep_copy(exec, table, host_table);
+    // host_table goes out of scope here; the copy from it must be done first.
+    exec.fence();
     m_table = table;
   }
+  // On the default execution space of MemorySpace.
+  field_set(const std::string& label, int nvar, std::initializer_list<int> interior, int ghost)
+      : field_set(typename MemorySpace::execution_space{}, label, nvar, interior, ghost) {}
 
   // Variable v as a View indexed from 0 (index i of the View is grid index i + lower(0)).
   const field_view& field(int v) const { return m_fields.at(static_cast<std::size_t>(v)); }

@@ -1,4 +1,4 @@
-// The one place where loopnest absorbs differences between Kokkos 3.4 and Kokkos 4.x/5.x.
+// The one place where loopnest absorbs differences between Kokkos versions (3.4 to 4.x).
 #ifndef LOOPNEST_KOKKOS_COMPAT_HPP
 #define LOOPNEST_KOKKOS_COMPAT_HPP
 

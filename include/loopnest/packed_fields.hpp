@@ -57,12 +57,26 @@ class packed_fields : public grid_shape {
   using memory_space = MemorySpace;
   using view_type    = Kokkos::View<T****, Layout, MemorySpace>;
 
+  // The buffer is allocated (and zeroed) on exec; the constructor returns once it is.
+  template <class ExecutionSpace>
+  packed_fields(const ExecutionSpace& exec, const std::string& label, int nvar,
+                std::initializer_list<int> interior, int ghost, axis_order order = axis_order::xyz)
+      : grid_shape("loopnest::packed_fields", nvar, interior, ghost), m_order(order) {
+    static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                  "loopnest::packed_fields: the first argument must be a Kokkos execution space "
+                  "instance, such as Kokkos::DefaultExecutionSpace().");
+    static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
+                  "loopnest::packed_fields: the execution space must be able to access the "
+                  "memory space of the buffer.");
+    m_view = view_type(Kokkos::view_alloc(exec, label), extent(storage_dim(0)),
+                       extent(storage_dim(1)), extent(storage_dim(2)), nvar);
+    exec.fence();
+  }
+  // On the default execution space of MemorySpace.
   packed_fields(const std::string& label, int nvar, std::initializer_list<int> interior, int ghost,
                 axis_order order = axis_order::xyz)
-      : grid_shape("loopnest::packed_fields", nvar, interior, ghost), m_order(order) {
-    m_view = view_type(label, extent(storage_dim(0)), extent(storage_dim(1)),
-                       extent(storage_dim(2)), nvar);
-  }
+      : packed_fields(typename MemorySpace::execution_space{}, label, nvar, interior, ghost,
+                      order) {}
 
   axis_order order() const { return m_order; }
   // Storage position s holds grid dimension storage_dim(s).

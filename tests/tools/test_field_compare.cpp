@@ -117,6 +117,15 @@ TEST(field_compare, nan_fails_its_cell_and_poisons_the_metrics) {
   const auto in_reference = loopnest::compare_fields(r.data(), c.data(), r.size(), {inf, inf});
   EXPECT_EQ(in_reference.failures, 1);
   EXPECT_TRUE(std::isnan(in_reference.rel_l2));
+
+  // Against an all-zero reference too, where ||r|| = 0 would otherwise make rel_l2 +inf.
+  const std::vector<double> zero{0.0, 0.0, 0.0};
+  const auto against_zero =
+      loopnest::compare_fields(c.data(), zero.data(), zero.size(), {inf, inf});
+  EXPECT_TRUE(std::isnan(against_zero.rel_l2));
+  EXPECT_TRUE(std::isnan(against_zero.max_abs));
+  EXPECT_TRUE(std::isnan(against_zero.rmse));
+  EXPECT_TRUE(std::isnan(against_zero.mass_diff));
 }
 
 TEST(field_compare, infinities_fail) {

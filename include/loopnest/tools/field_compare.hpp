@@ -118,9 +118,11 @@ field_comparison compare_fields(const C* c, const R* r, std::size_t n, tolerance
     // of 1e-16 out of the rounding of the masses.
     mass_diff += d;
   }
-  const double rel_l2 = diff_sq == 0.0  ? 0.0
-                        : ref_sq == 0.0 ? std::numeric_limits<double>::infinity()
-                                        : std::sqrt(diff_sq) / std::sqrt(ref_sq);
+  // NaN first: an all-zero reference must not turn a NaN difference into +inf.
+  const double rel_l2 = std::isnan(diff_sq) ? diff_sq
+                        : diff_sq == 0.0    ? 0.0
+                        : ref_sq == 0.0     ? std::numeric_limits<double>::infinity()
+                                            : std::sqrt(diff_sq) / std::sqrt(ref_sq);
   const auto cells    = static_cast<std::int64_t>(n);
   return {max_abs, std::sqrt(diff_sq / static_cast<double>(n)), rel_l2, mass_diff, failures, cells};
 }

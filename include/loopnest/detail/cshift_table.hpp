@@ -1,7 +1,8 @@
-// The (destination, source) offset tables behind loopnest::cshift, where each strategy gets
-// them from, and the cache that keeps the ones built on the device.
-#ifndef LOOPNEST_CSHIFT_TABLE_HPP
-#define LOOPNEST_CSHIFT_TABLE_HPP
+// The (destination, source) offset tables behind loopnest::cshift: table shapes and entries, the
+// per-backend choices, filling on the host or the device, and the cache that keeps tables across
+// calls, keyed by execution space, strategy and shape.
+#ifndef LOOPNEST_DETAIL_CSHIFT_TABLE_HPP
+#define LOOPNEST_DETAIL_CSHIFT_TABLE_HPP
 
 #include <loopnest/detail/profiling_region.hpp>
 #include <loopnest/kokkos_compat.hpp>
@@ -20,35 +21,14 @@
 #include <utility>
 
 namespace loopnest {
-
-// Where cshift's offset table comes from. device_table: built by a device kernel once per
-// table shape and cached in device memory. host_table_copy: filled on the host and copied to
-// the device on every call (Grid today). host_table_managed: filled on the host in managed
-// memory on every call (Grid before its PR 421); only on backends with managed memory.
-// no_table: every team computes its offsets itself.
-enum class cshift_strategy { device_table, host_table_copy, host_table_managed, no_table };
-
-inline const char* name(cshift_strategy s) {
-  switch (s) {
-    case cshift_strategy::device_table:
-      return "device_table";
-    case cshift_strategy::host_table_copy:
-      return "host_table_copy";
-    case cshift_strategy::host_table_managed:
-      return "host_table_managed";
-    default:
-      return "no_table";
-  }
-}
-
-// The Kokkos profiling region around all table work: a device build and its fence, a host
-// fill and its copy. Profiling tools (and loopnest's benchmark) time the tables through it.
-inline constexpr const char* cshift_table_region = "loopnest::cshift_table";
-
 namespace Impl {
 
+// The Kokkos profiling region around all table work, and the label of the tables' Views
+// (loopnest::cshift_table_region).
+inline constexpr const char* cshift_table_label = "loopnest::cshift_table";
+
 // Per-backend choices for cshift. Host backends: one thread per team, which walks its block
-// in order; 64 passes of 64 bytes keep the block (16 KiB) in L1 and the teams few.
+// in order; 64 passes of 64 bytes keep the block (4 KiB) in L1 and the teams few.
 template <class ExecutionSpace>
 struct cshift_traits {
   using managed_space                   = void;
@@ -125,7 +105,7 @@ void fill_on_device(const ExecutionSpace& exec,
                     const table_shape& s) {
   const std::int64_t row = s.row, shift = s.shift, block = s.block;
   Kokkos::parallel_for(
-      cshift_table_region,
+      cshift_table_label,
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, s.blocks()),
       KOKKOS_LAMBDA(std::int64_t e) {
         const auto entry = entry_of(e, row, shift, block);
@@ -154,9 +134,10 @@ struct space_tables : cached_tables {
   }
 };
 
+// strategy: the loopnest::cshift_strategy whose tables these are, as an integer.
 struct table_key {
   std::type_index space;
-  cshift_strategy strategy;
+  int strategy;
   std::int64_t row, shift, block;
   bool operator<(const table_key& o) const {
     return std::tie(space, strategy, row, shift, block) <
@@ -251,8 +232,7 @@ class table_cache {
 // cached. `work` fills them, inside the profiling region and under the cache's lock so that
 // concurrent callers never fill one table at once: on every call, or only when just allocated.
 template <class ExecutionSpace, class Allocate, class Work>
-std::shared_ptr<space_tables<ExecutionSpace>> tables_for(cshift_strategy strategy,
-                                                         const table_shape& shape,
+std::shared_ptr<space_tables<ExecutionSpace>> tables_for(int strategy, const table_shape& shape,
                                                          bool work_every_call,
                                                          const Allocate& allocate,
                                                          const Work& work) {
@@ -266,7 +246,7 @@ std::shared_ptr<space_tables<ExecutionSpace>> tables_for(cshift_strategy strateg
       allocate(*found);
     }
     if (new_tables || work_every_call) {
-      const profiling_region region(cshift_table_region);
+      const profiling_region region(cshift_table_label);
       work(*found);
     }
     if (new_tables) {
@@ -276,88 +256,14 @@ std::shared_ptr<space_tables<ExecutionSpace>> tables_for(cshift_strategy strateg
   });
 }
 
-template <class View>
-View allocate_table(const table_shape& shape) {
-  return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(cshift_table_region)),
-              shape.blocks());
-}
-
-// Built by a device kernel on the first call for a shape, then reused: no host work and no
-// copy. The fence lets other execution space instances use the table at once.
-template <class ExecutionSpace>
-table_view<typename ExecutionSpace::memory_space> device_table(const ExecutionSpace& exec,
-                                                               const table_shape& shape) {
-  using tables = space_tables<ExecutionSpace>;
-  return tables_for<ExecutionSpace>(
-             cshift_strategy::device_table, shape, false,
-             [&](tables& t) { t.device = allocate_table<decltype(t.device)>(shape); },
-             [&](tables& t) {
-               fill_on_device(exec, t.device, shape);
-               exec.fence();
-             })
-      ->device;
-}
-
-// Filled on the host and copied on every call, ordered after earlier launches on exec.
-template <class ExecutionSpace>
-table_view<typename ExecutionSpace::memory_space> host_copied_table(const ExecutionSpace& exec,
-                                                                    const table_shape& shape) {
-  using tables = space_tables<ExecutionSpace>;
-  return tables_for<ExecutionSpace>(
-             cshift_strategy::host_table_copy, shape, true,
-             [&](tables& t) {
-               t.device = allocate_table<decltype(t.device)>(shape);
-               t.host   = allocate_table<decltype(t.host)>(shape);
-             },
-             [&](tables& t) {
-               fill_on_host(t.host, shape);
-               Kokkos::deep_copy(exec, t.device, t.host);
-             })
-      ->device;
-}
-
-// Filled on the host in managed memory on every call; the device pages it in at the next
-// launch. The host may write managed memory only while no kernel reads it, hence the fence.
-template <class ExecutionSpace>
-typename space_tables<ExecutionSpace>::managed_view host_managed_table(const ExecutionSpace& exec,
-                                                                       const table_shape& shape) {
-  using tables = space_tables<ExecutionSpace>;
-  exec.fence();
-  return tables_for<ExecutionSpace>(
-             cshift_strategy::host_table_managed, shape, true,
-             [&](tables& t) { t.managed = allocate_table<decltype(t.managed)>(shape); },
-             [&](tables& t) { fill_on_host(t.managed, shape); })
-      ->managed;
+template <class View, class ExecutionSpace>
+View allocate_table(const ExecutionSpace& exec, const table_shape& shape) {
+  return View(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(cshift_table_label)),
+      shape.blocks());
 }
 
 }  // namespace Impl
-
-// The cache of device-built cshift tables, shared by every execution space. It holds at most
-// cshift_cache_limit() bytes (64 MiB unless set), dropping the least recently used tables
-// first, and is emptied by Kokkos::finalize.
-inline void cshift_cache_clear() {
-  Impl::table_cache::locked([](auto& cache) { cache.drop_all(); });
-}
-inline void cshift_cache_set_limit(std::size_t bytes) {
-  Impl::table_cache::locked([=](auto& cache) { cache.set_limit(bytes); });
-}
-inline std::size_t cshift_cache_limit() {
-  return Impl::table_cache::locked([](const auto& cache) { return cache.limit(); });
-}
-inline std::size_t cshift_cache_bytes() {
-  return Impl::table_cache::locked([](const auto& cache) { return cache.bytes(); });
-}
-inline std::size_t cshift_cache_tables() {
-  return Impl::table_cache::locked([](const auto& cache) { return cache.tables(); });
-}
-
-// Whether `strategy` runs on ExecutionSpace: host_table_managed needs managed memory.
-template <class ExecutionSpace>
-constexpr bool cshift_strategy_available(cshift_strategy strategy) {
-  return strategy != cshift_strategy::host_table_managed ||
-         Impl::has_managed_memory_v<ExecutionSpace>;
-}
-
 }  // namespace loopnest
 
 #endif
