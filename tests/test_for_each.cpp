@@ -104,7 +104,7 @@ void check_automatic_branch(const ExecutionSpace& exec, std::int64_t collapse4_b
 
 TYPED_TEST(for_each, automatic_takes_the_branch_its_threshold_picks) {
   const TypeParam exec;
-  const std::int64_t cells = 7 * 3 * 3;
+  const std::int64_t cells = std::int64_t{7} * 3 * 3;
   check_automatic_branch(exec, cells + 1, true);
   check_automatic_branch(exec, cells, false);
   check_automatic_branch(exec, 0, false);

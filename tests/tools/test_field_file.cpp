@@ -150,7 +150,7 @@ TEST_F(field_file, a_refused_write_leaves_no_file) {
 TEST_F(field_file, an_unwritable_path_is_refused_before_anything_is_written) {
   const double v[1]  = {0.5};
   const auto refused = [&](const std::string& path) {
-    const std::string reason = loopnest::field_file_unwritable_reason(path);
+    std::string reason = loopnest::field_file_unwritable_reason(path);
     EXPECT_NE(reason, "") << path;
     EXPECT_EQ(error_of([&] { loopnest::write_field_file(path, 1, 1, v); }),
               "loopnest::write_field_file: " + reason);
@@ -256,11 +256,11 @@ TEST_F(field_file, a_long_bad_line_is_quoted_in_part) {
 
 TEST_F(field_file, bytes_that_do_not_print_are_shown_as_hex) {
   // A NUL would end the message where it is printed; a byte-order mark would show as nothing.
-  expect_read_error(std::string("2 2\n0.5\n0.2\0 5\n", 15), 3, "'0.2\\x00 5' is not a number");
+  expect_read_error(std::string("2 2\n0.5\n0.2\0 5\n", 15), 3, R"('0.2\x00 5' is not a number)");
   expect_read_error(
       "\xEF\xBB\xBF"
       "2 2\n",
-      1, "found '\\xEF\\xBB\\xBF2 2'");
+      1, R"(found '\xEF\xBB\xBF2 2')");
 }
 
 TEST_F(field_file, a_line_without_end_is_refused_without_reading_it_whole) {

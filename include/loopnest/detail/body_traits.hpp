@@ -4,8 +4,7 @@
 
 #include <type_traits>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 template <class F, int Rank>
 inline constexpr bool is_cell_body_v =
@@ -30,7 +29,6 @@ inline constexpr bool
                   : std::is_invocable<const F&, int, int, int, int,
                                       const typename cell_value_t<P, Rank>::type&>::value;
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

@@ -18,8 +18,7 @@
 #include <optional>
 #include <string>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 template <schedule_kind Kind, bool Reverse, class ScheduleBounds, class ExecutionSpace, int Rank,
           class P, class F>
@@ -91,7 +90,6 @@ void launch_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, c
   }
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

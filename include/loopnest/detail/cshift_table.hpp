@@ -20,8 +20,7 @@
 #include <typeinfo>
 #include <utility>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // The Kokkos profiling region around all table work, and the label of the tables' Views
 // (loopnest::cshift_table_region).
@@ -263,7 +262,6 @@ View allocate_table(const ExecutionSpace& exec, const table_shape& shape) {
       shape.blocks());
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

@@ -6,14 +6,12 @@
 #include <stdexcept>
 #include <string>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 [[noreturn]] inline void throw_invalid_argument(const char* where, const std::string& what) {
   throw std::invalid_argument(std::string(where) + ": " + what);
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

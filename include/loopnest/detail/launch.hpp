@@ -15,8 +15,7 @@
 #include <string>
 #include <type_traits>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // kokkos_default takes Kokkos' own launch parameters: no tile and no launch bounds.
 template <class ExecutionSpace, int N, bool KokkosDefaults, class Bounds>
@@ -91,7 +90,6 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   }
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

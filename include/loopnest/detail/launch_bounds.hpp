@@ -8,8 +8,7 @@
 
 #include <type_traits>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // Per-backend launch bounds of loopnest's MDRange kernels under default_bounds, whose block is the
 // tile: the register count alone decides how many threads an SM holds. On CUDA, 512 threads
@@ -60,7 +59,6 @@ struct flat_bounds<ExecutionSpace, default_bounds> {
   using type = Kokkos::LaunchBounds<>;
 };
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

@@ -8,8 +8,7 @@
 
 #include <type_traits>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // One work item per cell.
 template <class F, bool Reverse>
@@ -167,7 +166,6 @@ struct from_zero_body<Body, 4> {
   }
 };
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

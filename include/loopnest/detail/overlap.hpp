@@ -6,8 +6,7 @@
 #include <cstddef>
 #include <functional>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // Compares addresses as integers through std::less, which orders any two pointers (the built-in
 // < does not across allocations). A View's span covers every element it can reach.
@@ -20,11 +19,10 @@ bool views_overlap(const A& a, const B& b) {
   }
   const auto* a_begin = reinterpret_cast<const char*>(a.data());
   const auto* b_begin = reinterpret_cast<const char*>(b.data());
-  const std::less<const char*> before;
+  const std::less<> before;
   return before(a_begin, b_begin + b_bytes) && before(b_begin, a_begin + a_bytes);
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

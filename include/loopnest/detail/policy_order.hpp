@@ -9,8 +9,7 @@
 
 #include <type_traits>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // Policy order: loopnest hands Kokkos the indices with the one adjacent threads should step
 // through first and iterates Left, because every Kokkos backend maps policy index 0 to
@@ -72,7 +71,6 @@ policy_box<Rank> to_policy_order(const box<Rank>& b) {
   return p;
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

@@ -7,8 +7,7 @@
 
 #include <string>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // Pushed on construction and popped on every way out of the scope, an exception included, so
 // that a refused call cannot leave a tool's region stack unbalanced.
@@ -20,7 +19,6 @@ class profiling_region {
   profiling_region& operator=(const profiling_region&) = delete;
 };
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

@@ -13,8 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // Row alignment: under collapse3 a GPU block runs whole rows of the stride-1 index, and a row
 // that starts mid-line costs every warp of it one more cache line. Shifting each row's threads so
@@ -137,7 +136,6 @@ void launch_rows(const std::string& label, const ExecutionSpace& exec, const pol
                               static_cast<std::uint32_t>(rows.lanes - 1)});
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif

@@ -11,8 +11,7 @@
 #include <cstdint>
 #include <string>
 
-namespace loopnest {
-namespace Impl {
+namespace loopnest::Impl {
 
 // Per-backend tile choice. Host backends: a tile is a block of the serial loop nest, and a
 // whole run of the stride-1 index keeps the innermost loop long and unit-stride.
@@ -105,7 +104,6 @@ void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, sc
   }
 }
 
-}  // namespace Impl
-}  // namespace loopnest
+}  // namespace loopnest::Impl
 
 #endif
