@@ -255,11 +255,17 @@ std::shared_ptr<space_tables<ExecutionSpace>> tables_for(int strategy, const tab
   });
 }
 
+// On exec where it can reach the table's memory; a host table for a device is allocated on the
+// host.
 template <class View, class ExecutionSpace>
 View allocate_table(const ExecutionSpace& exec, const table_shape& shape) {
-  return View(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string(cshift_table_label)),
-      shape.blocks());
+  const std::string label(cshift_table_label);
+  if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace,
+                                           typename View::memory_space>::accessible) {
+    return View(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), shape.blocks());
+  } else {
+    return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), shape.blocks());
+  }
 }
 
 }  // namespace loopnest::Impl
