@@ -77,16 +77,26 @@ template <class ExecutionSpace>
 class automatic_rule : public ::testing::Test {};
 TYPED_TEST_SUITE(automatic_rule, loopnest_test::execution_spaces);
 
-TYPED_TEST(automatic_rule, collapse4_below_a_32nd_of_the_resident_threads) {
+// The rule's behaviour, not its constant: collapse3 once a box can give every resident thread
+// a cell (and well before), collapse4 for a box of a few cells on a device that keeps thousands
+// of threads resident, collapse3 always on a backend of one thread, and one switch point.
+TYPED_TEST(automatic_rule, collapse4_only_for_boxes_too_small_to_fill_the_device) {
   const TypeParam exec;
-  const std::int64_t threshold = loopnest::automatic_collapse4_below(exec);
-  EXPECT_EQ(threshold, static_cast<std::int64_t>(exec.concurrency()) / 32);
-  EXPECT_EQ(loopnest::automatic_choice(exec, threshold), loopnest::schedule_kind::collapse3);
-  if (threshold > 0) {
-    EXPECT_EQ(loopnest::automatic_choice(exec, threshold - 1), loopnest::schedule_kind::collapse4);
+  using loopnest::schedule_kind;
+  const std::int64_t threads = loopnest::Impl::concurrency(exec);
+  EXPECT_EQ(loopnest::automatic_choice(exec, threads), schedule_kind::collapse3);
+  EXPECT_EQ(loopnest::automatic_choice(exec, threads / 4), schedule_kind::collapse3);
+  if (threads >= 1024) {
+    EXPECT_EQ(loopnest::automatic_choice(exec, 8), schedule_kind::collapse4);
   }
-  EXPECT_EQ(loopnest::automatic_choice(exec, threshold * 32 + 1),
-            loopnest::schedule_kind::collapse3);
+  if (threads == 1) {
+    EXPECT_EQ(loopnest::automatic_choice(exec, 1), schedule_kind::collapse3);
+  }
+  const std::int64_t below = loopnest::automatic_collapse4_below(exec);
+  EXPECT_EQ(loopnest::automatic_choice(exec, below), schedule_kind::collapse3);
+  if (below > 0) {
+    EXPECT_EQ(loopnest::automatic_choice(exec, below - 1), schedule_kind::collapse4);
+  }
 }
 
 }  // namespace
