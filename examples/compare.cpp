@@ -1,5 +1,5 @@
-// loopnest-compare: checks field files (loopnest/tools/field_file.hpp) cell by cell against a reference
-// file with loopnest::compare_fields; see usage below. Host code only, no Kokkos.
+// loopnest-compare: checks field files (loopnest/tools/field_file.hpp) cell by cell against a
+// reference file with loopnest::compare_fields; see usage below. Host code only, no Kokkos.
 #include <loopnest/tools/field_compare.hpp>
 #include <loopnest/tools/field_file.hpp>
 #include <loopnest/tools/precision.hpp>
