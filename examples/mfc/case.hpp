@@ -398,9 +398,18 @@ class case_builder {
 
 }  // namespace detail
 
-// Loads the members of a case object into a store: every key is checked against the list.
+// The key of an --override KEY=VALUE ("" when there is no '=').
+inline std::string override_key(const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  return eq == std::string::npos ? std::string() : assignment.substr(0, eq);
+}
+
+// Loads the members of a case object into a store: every key is checked against the list, except
+// the keys that `overrides` replace, so that an override can set a value the port implements in
+// place of one it does not.
 inline void load_case_object(parameter_store& store, const json_value& root,
-                             const std::string& source) {
+                             const std::string& source,
+                             const std::vector<std::string>& overrides = {}) {
   if (root.type != json_value::kind::object) {
     throw case_error(source + ":" + std::to_string(root.where.line) + ":" +
                      std::to_string(root.where.column) +
@@ -408,6 +417,13 @@ inline void load_case_object(parameter_store& store, const json_value& root,
   }
   for (std::size_t k = 0; k < root.members.size(); ++k) {
     const text_position at = root.key_positions[k];
+    bool overridden        = false;
+    for (const std::string& o : overrides) {
+      overridden = overridden || override_key(o) == root.members[k].first;
+    }
+    if (overridden) {
+      continue;
+    }
     store.set(root.members[k].first, root.members[k].second,
               source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
   }
@@ -429,7 +445,7 @@ inline case_config read_case(const std::string& path, const std::vector<std::str
     throw case_error(path + ": cannot read the case file");
   }
   parameter_store store;
-  load_case_object(store, parse_json(text.str(), path), path);
+  load_case_object(store, parse_json(text.str(), path), path, overrides);
   for (const std::string& o : overrides) {
     apply_override(store, o);
   }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -145,7 +146,10 @@ class json_parser {
     } else if (c >= 'A' && c <= 'Z') {
       // Python's json.dumps writes NaN and Infinity for values that are not finite.
       const std::string word = read_word();
-      fail_at(v.where, "'" + word + "' is not JSON (a value of case.py that is not finite?)");
+      if (word == "NaN" || word == "Infinity") {
+        fail_at(v.where, "'" + word + "' is not JSON (a value of case.py that is not finite?)");
+      }
+      fail_at(v.where, "'" + word + "' is not a JSON value (true, false or null)");
     } else {
       fail("expected a value, found " + describe_here());
     }
