@@ -63,6 +63,17 @@ TEST(mfc_patches, a_centre_on_an_edge_up_to_rounding_falls_where_double_arithmet
   EXPECT_EQ(ic.patch_id[0], 0);
 }
 
+TEST(mfc_patches, cells_are_placed_by_pre_process_centres_not_simulations) {
+  // On [0, 0.9] with m = 4, pre_process's centre 0.5*dx*9 = 0.8099999999999999 is below the
+  // patch's beg = 0.91 - 0.1 = 0.81, where simulation's centre x_cb(3) + dx(4)/2 = 0.81 is not.
+  case_config c = line_case(4, 0.9);
+  c.patches     = {box(0.91, 0.2, 5.)};
+  const grid g  = generate_grid(c);
+  ASSERT_EQ(g.axis[0].x_cc(4), 0.81);
+  const initial_condition ic = apply_patches(c, g);
+  EXPECT_EQ(pressure_at(ic, 4), -1.e-6);
+}
+
 TEST(mfc_patches, alter_patch_decides_which_cells_a_later_patch_may_overwrite) {
   case_config c = line_case(3, 1.);
   // Patch 1 covers cells 0 and 1; patch 2 covers everything but may alter only unlaid cells.
