@@ -9,7 +9,8 @@
 #                 A tool killed by a signal never matches: a crash is not a refusal.
 # STDOUT_REGEX    a CMake regular expression that must match somewhere in stdout.
 # STDERR_REGEX    the same for stderr.
-# MUST_NOT_EXIST  a file that must not exist after the run (a refused call writes nothing). It is
+# MUST_NOT_EXIST  a file or directory that must not exist after the run (a refused call writes
+#                 nothing). It is
 #                 removed before the run, so that a file left by an earlier run cannot pass or
 #                 fail the test.
 # UNCHANGED       a file that must exist with the same contents after the run (a refused or failed
@@ -29,7 +30,7 @@ if(NOT EXPECT_EXIT MATCHES "^([0-9]+|nonzero)$")
   message(FATAL_ERROR "run_tool.cmake: EXPECT_EXIT = '${EXPECT_EXIT}' is not a number or nonzero")
 endif()
 if(MUST_NOT_EXIST)
-  file(REMOVE "${MUST_NOT_EXIST}")
+  file(REMOVE_RECURSE "${MUST_NOT_EXIST}")
 endif()
 
 if(UNCHANGED)

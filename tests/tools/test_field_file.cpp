@@ -218,6 +218,26 @@ TEST_F(field_file, a_write_replaces_the_old_file_whole) {
   EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{"field.txt"});
 }
 
+// Any text goes through the same atomic write, in pieces; an exception of the filler's own
+// leaves the old file and no temporary.
+TEST_F(field_file, write_file_atomically_writes_the_pieces_in_order_or_nothing) {
+  const std::string path = temp_path();
+  loopnest::write_file_atomically(path, [](const auto& write) {
+    write("one\n", 4);
+    write("two\n", 4);
+  });
+  EXPECT_EQ(lines_of(path), (std::vector<std::string>{"one", "two"}));
+  const std::string msg = error_of<std::logic_error>([&] {
+    loopnest::write_file_atomically(path, [](const auto& write) {
+      write("three\n", 6);
+      throw std::logic_error("the filler gave up");
+    });
+  });
+  EXPECT_EQ(msg, "the filler gave up");
+  EXPECT_EQ(lines_of(path), (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{"field.txt"});
+}
+
 TEST_F(field_file, blanks_crlf_trailing_blank_lines_and_non_finite_values_are_read) {
   const std::string path       = write_text(" 2\t1 \r\n  0.5\r\n-nan\n\n \n");
   const loopnest::field_data f = loopnest::read_field_file(path);

@@ -184,23 +184,17 @@ inline std::string field_file_unwritable_reason(const std::string& path) {
   return "";
 }
 
-// Writes the file atomically: into a new file in the same directory, flushed to the disk, then
+// Writes a file atomically: into a new file in the same directory, flushed to the disk, then
 // renamed over `path`. A reader sees the old file or the whole new one; a failed write (a full
 // disk, a file size limit) removes the new file and leaves the old one as it was, and a process
-// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it.
-// std::invalid_argument, before anything is created, for nx or ny below 1, a null `values` or a
-// path that field_file_unwritable_reason refuses; std::runtime_error naming the path and the
-// system's reason when a write, the flush or the rename fails.
-template <class T>
-void write_field_file(const std::string& path, int nx, int ny, const T* values) {
-  static_assert(Impl::is_fp32_or_fp64_v<T>,
-                "loopnest::write_field_file: the scalar type must be float or double.");
-  constexpr const char* where = "loopnest::write_field_file";
-  Impl::check_field_extent(where, "nx", nx);
-  Impl::check_field_extent(where, "ny", ny);
-  if (values == nullptr) {
-    Impl::throw_invalid_argument(where, "values is null");
-  }
+// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. The contents come
+// from fill(write): fill calls write(data, size) with the pieces in order, so that a large file
+// need not be held in memory whole. Errors are std::invalid_argument, before anything is created,
+// for a path that field_file_unwritable_reason refuses, and std::runtime_error naming the path and
+// the system's reason when a write, the flush or the rename fails; both start with `where`.
+template <class Fill>
+void write_file_atomically(const std::string& path, Fill&& fill,
+                           const char* where = "loopnest::write_file_atomically") {
   const std::string refused = field_file_unwritable_reason(path);
   if (!refused.empty()) {
     Impl::throw_invalid_argument(where, refused);
@@ -211,29 +205,29 @@ void write_field_file(const std::string& path, int nx, int ny, const T* values) 
     throw std::runtime_error(std::string(where) + ": cannot create a file beside '" + path +
                              "': " + Impl::errno_text(errno));
   }
+  bool released   = false;
   const auto fail = [&](const char* what) {
     const int error = errno;
     ::close(fd);
     ::unlink(temporary.c_str());
+    released = true;
     throw std::runtime_error(std::string(where) + ": " + what + " '" + path + "' failed: " +
                              Impl::errno_text(error) + "; the file is as it was before");
   };
-  // std::to_chars, unlike a stream, ignores the locale and is several times faster on the
-  // hundreds of millions of values of a large grid.
-  std::string buffer  = std::to_string(nx) + ' ' + std::to_string(ny) + '\n';
-  const std::size_t n = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
-  for (std::size_t k = 0; k < n; ++k) {
-    char text[32];
-    char* const end = std::to_chars(text, text + sizeof(text), static_cast<double>(values[k]),
-                                    std::chars_format::general, 17)
-                          .ptr;
-    buffer.append(text, end).push_back('\n');
-    if (buffer.size() >= (std::size_t(1) << 16) || k + 1 == n) {
-      if (!Impl::write_all(fd, buffer.data(), buffer.size())) {
-        fail("writing");
-      }
-      buffer.clear();
+  const auto write = [&](const char* data, std::size_t size) {
+    if (!Impl::write_all(fd, data, size)) {
+      fail("writing");
     }
+  };
+  try {
+    fill(write);
+  } catch (...) {
+    // An exception of fill's own leaves no temporary either (a failed write has removed it).
+    if (!released) {
+      ::close(fd);
+      ::unlink(temporary.c_str());
+    }
+    throw;
   }
   if (::fsync(fd) != 0) {
     fail("flushing");
@@ -251,6 +245,40 @@ void write_field_file(const std::string& path, int nx, int ny, const T* values) 
                              "' failed: " + Impl::errno_text(error) +
                              "; the file is as it was before");
   }
+}
+
+// Writes a field file atomically (write_file_atomically). std::invalid_argument, before anything
+// is created, for nx or ny below 1, a null `values` or a path that field_file_unwritable_reason
+// refuses; std::runtime_error naming the path and the system's reason when a write, the flush or
+// the rename fails.
+template <class T>
+void write_field_file(const std::string& path, int nx, int ny, const T* values) {
+  static_assert(Impl::is_fp32_or_fp64_v<T>,
+                "loopnest::write_field_file: the scalar type must be float or double.");
+  constexpr const char* where = "loopnest::write_field_file";
+  Impl::check_field_extent(where, "nx", nx);
+  Impl::check_field_extent(where, "ny", ny);
+  if (values == nullptr) {
+    Impl::throw_invalid_argument(where, "values is null");
+  }
+  const auto fill = [&](const auto& write) {
+    // std::to_chars, unlike a stream, ignores the locale and is several times faster on the
+    // hundreds of millions of values of a large grid.
+    std::string buffer  = std::to_string(nx) + ' ' + std::to_string(ny) + '\n';
+    const std::size_t n = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+    for (std::size_t k = 0; k < n; ++k) {
+      char text[32];
+      char* const end = std::to_chars(text, text + sizeof(text), static_cast<double>(values[k]),
+                                      std::chars_format::general, 17)
+                            .ptr;
+      buffer.append(text, end).push_back('\n');
+      if (buffer.size() >= (std::size_t(1) << 16) || k + 1 == n) {
+        write(buffer.data(), buffer.size());
+        buffer.clear();
+      }
+    }
+  };
+  write_file_atomically(path, fill, where);
 }
 
 // Reads a field file. Errors are std::runtime_error messages "loopnest::read_field_file:

@@ -1,0 +1,457 @@
+// loopnest_mfc::read_case: an MFC case file (the JSON dictionary a case.py prints) read, typed and
+// checked into a case_config before anything runs. The checks follow MFC's own (m_checker.fpp,
+// m_check_patches.fpp) where the port needs them; each refusal is one line naming the key.
+#ifndef LOOPNEST_MFC_CASE_HPP
+#define LOOPNEST_MFC_CASE_HPP
+
+#include "json.hpp"
+#include "parameters.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace loopnest_mfc {
+
+inline constexpr int max_fluids  = 2;   // what the port implements
+inline constexpr int max_patches = 10;  // MFC's num_patches_max
+inline constexpr int buff_size   = 4;   // ghost layers: weno_polyn + 2 for inviscid WENO5
+// MFC's dflt_real (m_constants.fpp): the value of a patch parameter that was not given.
+inline constexpr double dflt_real = -1.0e6;
+
+struct axis_config {
+  int cells_minus_one = 0;  // m, n or p
+  double beg = 0.0, end = 0.0;
+  bool stretch = false;
+  double a = 0.0, x_a = 0.0, x_b = 0.0;
+  int loops  = 1;
+  int bc_beg = -3, bc_end = -3;
+};
+
+struct fluid_config {
+  double gamma  = 0.0;  // MFC's fluid_pp%gamma: 1/(gamma - 1)
+  double pi_inf = 0.0;  // MFC's fluid_pp%pi_inf: gamma*pi_inf/(gamma - 1)
+  double qv     = 0.0;
+};
+
+struct patch_config {
+  int geometry        = 0;
+  double centroid[3]  = {dflt_real, dflt_real, dflt_real};
+  double length[3]    = {dflt_real, dflt_real, dflt_real};
+  double radius       = dflt_real;
+  bool smoothen       = false;
+  int smooth_patch_id = 0;  // MFC's default: the patch itself
+  double smooth_coeff = dflt_real;
+  // alter_patch[k]: may overwrite cells laid by patch k (0: cells no patch has laid yet).
+  bool alter_patch[max_patches + 1] = {true};
+  double vel[3]                     = {0.0, 0.0, 0.0};
+  double pres                       = dflt_real;
+  double alpha_rho[max_fluids]      = {dflt_real, dflt_real};
+  double alpha[max_fluids]          = {dflt_real, dflt_real};
+};
+
+struct case_config {
+  std::string source;  // the case file's name, for messages
+  int num_dims = 1;
+  axis_config axis[3];
+  double dt        = 0.0;
+  int t_step_start = 0, t_step_stop = 0, t_step_save = 1;
+  int num_fluids = 1;
+  fluid_config fluids[max_fluids];
+  bool mpp_lim = false, mixture_err = false, mapped_weno = false;
+  double weno_eps    = 1.0e-16;
+  int precision      = 2;
+  bool prim_vars_wrt = false;
+  std::vector<patch_config> patches;
+
+  int m() const { return axis[0].cells_minus_one; }
+  int n() const { return axis[1].cells_minus_one; }
+  int p() const { return axis[2].cells_minus_one; }
+  // MFC's sys_size for model_eqns = 2: partial densities, momenta, energy, volume fractions.
+  int sys_size() const { return 2 * num_fluids + num_dims + 1; }
+};
+
+namespace detail {
+
+class case_builder {
+ public:
+  case_builder(const parameter_store& store, std::string source)
+      : store_(store), source_(std::move(source)) {}
+
+  case_config build() {
+    case_config c;
+    c.source = source_;
+    read_domain(c);
+    read_time(c);
+    read_algorithm(c);
+    read_fluids(c);
+    read_patches(c);
+    return c;
+  }
+
+ private:
+  const parameter_store& store_;
+  std::string source_;
+
+  [[noreturn]] void missing(const std::string& key, const std::string& why = "") const {
+    throw case_error(source_ + ": required parameter '" + key + "' is missing" +
+                     (why.empty() ? "" : " (" + why + ")"));
+  }
+  [[noreturn]] void refuse(const parameter& p, const std::string& why) const {
+    throw case_error(p.origin + ": '" + p.key + "' = " + p.spelling + " " + why);
+  }
+
+  const parameter& need(const std::string& key, const std::string& why = "") const {
+    const parameter* p = store_.find(key);
+    if (p == nullptr) {
+      missing(key, why);
+    }
+    return *p;
+  }
+  int integer(const std::string& key) const { return static_cast<int>(need(key).integer); }
+  double real(const std::string& key, const std::string& why = "") const {
+    const parameter& p = need(key, why);
+    if (!std::isfinite(p.real)) {
+      refuse(p, "is not finite");
+    }
+    return p.real;
+  }
+  int integer_or(const std::string& key, int fallback) const {
+    const parameter* p = store_.find(key);
+    return p == nullptr ? fallback : static_cast<int>(p->integer);
+  }
+  double real_or(const std::string& key, double fallback) const {
+    const parameter* p = store_.find(key);
+    return p == nullptr ? fallback : p->real;
+  }
+  bool logical_or(const std::string& key, bool fallback) const {
+    const parameter* p = store_.find(key);
+    return p == nullptr ? fallback : p->logical;
+  }
+  // A key that must not be given, e.g. y_domain%beg in 1D.
+  void forbid(const std::string& key, const std::string& why) const {
+    if (const parameter* p = store_.find(key)) {
+      throw case_error(p->origin + ": '" + key + "' is given but " + why);
+    }
+  }
+
+  void read_domain(case_config& c) {
+    const char* names[3]  = {"x", "y", "z"};
+    const char* extent[3] = {"m", "n", "p"};
+    for (int d = 0; d < 3; ++d) {
+      const int cells    = integer(extent[d]);
+      const parameter& e = need(extent[d]);
+      if (cells < (d == 0 ? 1 : 0)) {
+        refuse(e, d == 0 ? "must be at least 1" : "must be at least 0");
+      }
+      c.axis[d].cells_minus_one = cells;
+    }
+    if (c.p() > 0 && c.n() == 0) {
+      refuse(need("p"), "needs n > 0 (a 3D case is also 2D)");
+    }
+    c.num_dims = c.p() > 0 ? 3 : c.n() > 0 ? 2 : 1;
+    for (int d = 0; d < 3; ++d) {
+      const std::string s             = names[d];
+      axis_config& a                  = c.axis[d];
+      const std::string stretch_key[] = {"stretch_" + s,     "a_" + s,          s + "_a",
+                                         s + "_b",           "loops_" + s,      "bc_" + s + "%beg",
+                                         "bc_" + s + "%end", s + "_domain%beg", s + "_domain%end"};
+      if (d >= c.num_dims) {
+        for (const std::string& key : stretch_key) {
+          forbid(key, std::string(extent[d]) + " = 0");
+        }
+        continue;
+      }
+      // MFC's s_check_inputs_weno: every dimension needs num_stcls_min*weno_order = 25 cells.
+      if (a.cells_minus_one + 1 < 25) {
+        refuse(need(extent[d]), "gives fewer than 25 cells, the least MFC allows with WENO5");
+      }
+      a.beg = real(s + "_domain%beg");
+      a.end = real(s + "_domain%end");
+      if (!(a.end > a.beg)) {
+        refuse(need(s + "_domain%end"),
+               "must be greater than " + s + "_domain%beg = " + need(s + "_domain%beg").spelling);
+      }
+      a.stretch = logical_or("stretch_" + s, false);
+      if (a.stretch) {
+        a.a     = real("a_" + s, "stretch_" + s + " = T");
+        a.x_a   = real(s + "_a", "stretch_" + s + " = T");
+        a.x_b   = real(s + "_b", "stretch_" + s + " = T");
+        a.loops = integer_or("loops_" + s, 1);
+        if (a.loops < 1) {
+          refuse(need("loops_" + s), "must be at least 1");
+        }
+        if (!(a.a > 0)) {
+          refuse(need("a_" + s), "must be positive");
+        }
+        if (!(a.x_a < a.x_b)) {
+          refuse(need(s + "_b"), "must be greater than " + s + "_a");
+        }
+      } else {
+        for (int k = 1; k <= 4; ++k) {
+          forbid(stretch_key[k], "stretch_" + s + " is not T");
+        }
+      }
+      a.bc_beg = integer("bc_" + s + "%beg");
+      a.bc_end = integer("bc_" + s + "%end");
+      // MFC's s_check_inputs_bc: periodicity is a property of both ends.
+      if ((a.bc_beg == -1) != (a.bc_end == -1)) {
+        refuse(need("bc_" + s + (a.bc_beg == -1 ? "%beg" : "%end")),
+               "is periodic but the other end of " + s + " is not");
+      }
+    }
+  }
+
+  void read_time(case_config& c) {
+    c.dt = real("dt");
+    if (!(c.dt > 0)) {
+      refuse(need("dt"), "must be positive");
+    }
+    c.t_step_start = integer("t_step_start");
+    c.t_step_stop  = integer("t_step_stop");
+    c.t_step_save  = integer("t_step_save");
+    if (c.t_step_start < 0) {
+      refuse(need("t_step_start"), "must be at least 0");
+    }
+    if (c.t_step_stop < c.t_step_start) {
+      refuse(need("t_step_stop"), "must be at least t_step_start");
+    }
+    // MFC writes the step with I6.6 in its file names.
+    if (c.t_step_stop > 999999) {
+      refuse(need("t_step_stop"), "does not fit the six digits of MFC's output file names");
+    }
+    if (c.t_step_save < 1) {
+      refuse(need("t_step_save"), "must be at least 1");
+    }
+  }
+
+  void read_algorithm(case_config& c) {
+    for (const char* key : {"model_eqns", "time_stepper", "weno_order", "riemann_solver",
+                            "wave_speeds", "avg_state"}) {
+      need(key);  // values were checked against the list when read
+    }
+    c.num_fluids  = integer("num_fluids");
+    c.mpp_lim     = logical_or("mpp_lim", false);
+    c.mixture_err = logical_or("mixture_err", false);
+    c.mapped_weno = logical_or("mapped_weno", false);
+    c.weno_eps    = real_or("weno_eps", 1.0e-16);
+    if (!(c.weno_eps > 0) || !std::isfinite(c.weno_eps)) {
+      refuse(need("weno_eps"), "must be positive");
+    }
+    c.precision     = integer_or("precision", 2);
+    c.prim_vars_wrt = logical_or("prim_vars_wrt", false);
+  }
+
+  void read_fluids(case_config& c) {
+    for (int i = 1; i <= c.num_fluids; ++i) {
+      const std::string f = "fluid_pp(" + std::to_string(i) + ")%";
+      fluid_config& fl    = c.fluids[i - 1];
+      fl.gamma            = real(f + "gamma");
+      fl.pi_inf           = real(f + "pi_inf");
+      fl.qv               = real_or(f + "qv", 0.0);
+      // MFC's s_check_inputs_fluids: gamma here is 1/(gamma - 1), positive for gamma > 1.
+      if (!(fl.gamma > 0)) {
+        refuse(need(f + "gamma"), "must be positive (MFC's fluid_pp%gamma is 1/(gamma - 1))");
+      }
+      if (fl.pi_inf < 0) {
+        refuse(need(f + "pi_inf"), "must not be negative");
+      }
+    }
+    refuse_indices("fluid_pp(", 0, c.num_fluids, "num_fluids");
+  }
+
+  // Refuses keys whose first index is outside [1, count], naming `limit`.
+  void refuse_indices(const std::string& prefix, std::size_t index_slot, int count,
+                      const std::string& limit) const {
+    for (const auto& [key, p] : store_.all()) {
+      if (key.compare(0, prefix.size(), prefix) != 0 || p.indices.size() <= index_slot) {
+        continue;
+      }
+      const int index = p.indices[index_slot];
+      if (index < 1 || index > count) {
+        throw case_error(p.origin + ": '" + key + "' is outside 1 to " + limit + " = " +
+                         std::to_string(count));
+      }
+    }
+  }
+
+  void read_patches(case_config& c) {
+    const int count     = integer("num_patches");
+    const parameter& np = need("num_patches");
+    if (count < 1 || count > max_patches) {
+      refuse(np, "must be from 1 to " + std::to_string(max_patches));
+    }
+    refuse_indices("patch_icpp(", 0, count, "num_patches");
+    for (const auto& [key, p] : store_.all()) {
+      if (key.compare(0, 11, "patch_icpp(") != 0 || p.indices.size() != 2) {
+        continue;
+      }
+      const int patch          = p.indices[0];
+      const int inner          = p.indices[1];
+      const std::string& shape = p.spec->shape;
+      if (shape == "patch_icpp(#)%alter_patch(#)" && inner >= patch) {
+        throw case_error(p.origin + ": '" + key + "': patch " + std::to_string(patch) +
+                         " can only alter patches laid before it (0 to " +
+                         std::to_string(patch - 1) + ")");
+      }
+      if ((shape == "patch_icpp(#)%alpha_rho(#)" || shape == "patch_icpp(#)%alpha(#)") &&
+          (inner < 1 || inner > c.num_fluids)) {
+        throw case_error(p.origin + ": '" + key +
+                         "' is outside 1 to num_fluids = " + std::to_string(c.num_fluids));
+      }
+      if (shape == "patch_icpp(#)%vel(#)") {
+        if (inner < 1 || inner > 3) {
+          throw case_error(p.origin + ": '" + key + "' is outside 1 to 3");
+        }
+        // MFC's s_check_active_patch_primitive_variables: vel(2) in 1D, vel(3) in 2D only as 0.
+        if (inner > c.num_dims && p.real != 0) {
+          throw case_error(p.origin + ": '" + key + "' = " + p.spelling +
+                           " is not 0 but the case has " + std::to_string(c.num_dims) +
+                           " dimension(s)");
+        }
+      }
+    }
+    for (int id = 1; id <= count; ++id) {
+      c.patches.push_back(read_patch(c, id));
+    }
+  }
+
+  patch_config read_patch(const case_config& c, int id) const {
+    const std::string s = "patch_icpp(" + std::to_string(id) + ")%";
+    patch_config pc;
+    pc.smooth_patch_id  = id;
+    const parameter& g  = need(s + "geometry");
+    pc.geometry         = static_cast<int>(g.integer);
+    const int dims_of[] = {0, 1, 0, 2, 0, 0, 0, 0, 3, 3};
+    if (dims_of[pc.geometry] != c.num_dims) {
+      refuse(g, "is a " + std::to_string(dims_of[pc.geometry]) + "D geometry but the case is " +
+                    std::to_string(c.num_dims) + "D");
+    }
+    const char* axes     = "xyz";
+    const bool is_sphere = pc.geometry == 8;
+    for (int d = 0; d < 3; ++d) {
+      const std::string centroid = s + axes[d] + "_centroid";
+      const std::string length   = s + "length_" + axes[d];
+      if (d < c.num_dims) {
+        pc.centroid[d] = real(centroid, "geometry " + std::to_string(pc.geometry));
+        if (!is_sphere) {
+          pc.length[d] = real(length, "geometry " + std::to_string(pc.geometry));
+          if (!(pc.length[d] > 0)) {
+            refuse(need(length), "must be positive");
+          }
+        } else {
+          forbid(length, "geometry 8 (sphere) has no lengths");
+        }
+      } else {
+        forbid(centroid, "the case has " + std::to_string(c.num_dims) + " dimension(s)");
+        forbid(length, "the case has " + std::to_string(c.num_dims) + " dimension(s)");
+      }
+    }
+    if (is_sphere) {
+      pc.radius = real(s + "radius", "geometry 8");
+      if (!(pc.radius > 0)) {
+        refuse(need(s + "radius"), "must be positive");
+      }
+      pc.smoothen = logical_or(s + "smoothen", false);
+      // MFC's s_check_supported_patch_smoothing.
+      if (pc.smoothen) {
+        const parameter& sid = need(s + "smooth_patch_id", "smoothen = T");
+        pc.smooth_patch_id   = static_cast<int>(sid.integer);
+        if (pc.smooth_patch_id < 1 || pc.smooth_patch_id >= id) {
+          refuse(sid,
+                 "must name a patch laid before this one (1 to " + std::to_string(id - 1) + ")");
+        }
+        pc.smooth_coeff = real(s + "smooth_coeff", "smoothen = T");
+        if (!(pc.smooth_coeff > 0)) {
+          refuse(need(s + "smooth_coeff"), "must be positive");
+        }
+      } else {
+        forbid(s + "smooth_patch_id", "smoothen is not T");
+        forbid(s + "smooth_coeff", "smoothen is not T");
+      }
+    } else {
+      // MFC's s_check_unsupported_patch_smoothing: line, rectangle and cuboid are never smoothed.
+      const std::string why = "geometry " + std::to_string(pc.geometry) + " is not smoothed";
+      forbid(s + "radius", "geometry " + std::to_string(pc.geometry) + " has no radius");
+      if (const parameter* sm = store_.find(s + "smoothen"); sm != nullptr && sm->logical) {
+        refuse(*sm, "but " + why);
+      }
+      forbid(s + "smooth_patch_id", why);
+      forbid(s + "smooth_coeff", why);
+    }
+    for (int k = 0; k < id && k <= max_patches; ++k) {
+      pc.alter_patch[k] = logical_or(s + "alter_patch(" + std::to_string(k) + ")", k == 0);
+    }
+    for (int d = 0; d < c.num_dims; ++d) {
+      pc.vel[d] = real(s + "vel(" + std::to_string(d + 1) + ")");
+    }
+    pc.pres = real(s + "pres");
+    for (int f = 0; f < c.num_fluids; ++f) {
+      pc.alpha_rho[f] = real(s + "alpha_rho(" + std::to_string(f + 1) + ")");
+      pc.alpha[f]     = real(s + "alpha(" + std::to_string(f + 1) + ")");
+    }
+    return pc;
+  }
+};
+
+}  // namespace detail
+
+// The key of an --override KEY=VALUE ("" when there is no '=').
+inline std::string override_key(const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  return eq == std::string::npos ? std::string() : assignment.substr(0, eq);
+}
+
+// Loads the members of a case object into a store: every key is checked against the list, except
+// the keys that `overrides` replace, so that an override can set a value the port implements in
+// place of one it does not.
+inline void load_case_object(parameter_store& store, const json_value& root,
+                             const std::string& source,
+                             const std::vector<std::string>& overrides = {}) {
+  if (root.type != json_value::kind::object) {
+    throw case_error(source + ":" + std::to_string(root.where.line) + ":" +
+                     std::to_string(root.where.column) +
+                     ": the case must be a JSON object, found " + kind_name(root.type));
+  }
+  for (std::size_t k = 0; k < root.members.size(); ++k) {
+    const text_position at = root.key_positions[k];
+    bool overridden        = false;
+    for (const std::string& o : overrides) {
+      overridden = overridden || override_key(o) == root.members[k].first;
+    }
+    if (overridden) {
+      continue;
+    }
+    store.set(root.members[k].first, root.members[k].second,
+              source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
+  }
+}
+
+inline case_config build_case(const parameter_store& store, const std::string& source) {
+  return detail::case_builder(store, source).build();
+}
+
+// Reads, checks and overrides a case file; throws json_error (syntax) or case_error.
+inline case_config read_case(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw case_error(path + ": cannot open the case file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    throw case_error(path + ": cannot read the case file");
+  }
+  parameter_store store;
+  load_case_object(store, parse_json(text.str(), path), path, overrides);
+  for (const std::string& o : overrides) {
+    apply_override(store, o);
+  }
+  return build_case(store, path);
+}
+
+}  // namespace loopnest_mfc
+
+#endif

@@ -1,0 +1,309 @@
+// loopnest_mfc::parameter_store: the parameters of an MFC case, typed, each with where it was
+// written, and the list of the parameters this port implements. A key that is not on the list, a
+// value of the wrong type or a value the port does not implement is refused with one line that
+// names the key: nothing is ignored.
+#ifndef LOOPNEST_MFC_PARAMETERS_HPP
+#define LOOPNEST_MFC_PARAMETERS_HPP
+
+#include "json.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace loopnest_mfc {
+
+// A case the port cannot run as written: one line naming the key, exit status 2.
+struct case_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class value_type { integer, real, logical };
+
+// One parameter MFC's case files may set. `shape` writes each index as (#), so that
+// "patch_icpp(#)%vel(#)" covers patch_icpp(2)%vel(1). `allowed` lists the values the port
+// implements (integers or T/F, separated by '|'); empty means any value of the type.
+struct parameter_spec {
+  const char* shape;
+  value_type type;
+  const char* allowed;
+  const char* meaning;
+};
+
+// MFC's parameters for model_eqns = 2 (src/*/m_global_parameters.fpp, s_assign_default_values_*
+// and the namelists of m_start_up.fpp) that this port reads; see docs/mfc.md.
+inline constexpr parameter_spec supported_parameters[] = {
+    // Logistics and output.
+    {"run_time_info", value_type::logical, "T|F", "accepted; no run-time file without a time loop"},
+    {"parallel_io", value_type::logical, "T|F",
+     "accepted; one process always writes MFC's serial text files D/"},
+    {"format", value_type::integer, "1|2", "post_process's database format; accepted, unused"},
+    {"precision", value_type::integer, "1|2", "output precision: 1 F30.3/F30.7, 2 F40.14"},
+    {"prim_vars_wrt", value_type::logical, "T|F", "also write D/prim.* (always in 1D, as MFC)"},
+    // Computational domain.
+    {"m", value_type::integer, "", "cells in x, minus one"},
+    {"n", value_type::integer, "", "cells in y, minus one (0 in 1D)"},
+    {"p", value_type::integer, "", "cells in z, minus one (0 in 1D and 2D)"},
+    {"x_domain%beg", value_type::real, "", "domain start in x"},
+    {"x_domain%end", value_type::real, "", "domain end in x"},
+    {"y_domain%beg", value_type::real, "", "domain start in y"},
+    {"y_domain%end", value_type::real, "", "domain end in y"},
+    {"z_domain%beg", value_type::real, "", "domain start in z"},
+    {"z_domain%end", value_type::real, "", "domain end in z"},
+    {"stretch_x", value_type::logical, "T|F", "hyperbolic-tangent stretching in x"},
+    {"stretch_y", value_type::logical, "T|F", "stretching in y"},
+    {"stretch_z", value_type::logical, "T|F", "stretching in z"},
+    {"a_x", value_type::real, "", "stretching rate in x"},
+    {"a_y", value_type::real, "", "stretching rate in y"},
+    {"a_z", value_type::real, "", "stretching rate in z"},
+    {"x_a", value_type::real, "", "start of the stretched region in x"},
+    {"x_b", value_type::real, "", "end of the stretched region in x"},
+    {"y_a", value_type::real, "", "start of the stretched region in y"},
+    {"y_b", value_type::real, "", "end of the stretched region in y"},
+    {"z_a", value_type::real, "", "start of the stretched region in z"},
+    {"z_b", value_type::real, "", "end of the stretched region in z"},
+    {"loops_x", value_type::integer, "", "stretching passes in x (default 1)"},
+    {"loops_y", value_type::integer, "", "stretching passes in y (default 1)"},
+    {"loops_z", value_type::integer, "", "stretching passes in z (default 1)"},
+    {"cyl_coord", value_type::logical, "F", "Cartesian coordinates only"},
+    {"dt", value_type::real, "", "time step"},
+    {"t_step_start", value_type::integer, "", "first time step"},
+    {"t_step_stop", value_type::integer, "", "last time step"},
+    {"t_step_save", value_type::integer, "", "time steps between outputs"},
+    // Simulation algorithm.
+    {"model_eqns", value_type::integer, "2", "the five-equation model of Allaire et al."},
+    {"num_fluids", value_type::integer, "1|2", "fluids"},
+    {"num_patches", value_type::integer, "", "initial-condition patches (1 to 10)"},
+    {"alt_soundspeed", value_type::logical, "F", "the mixture sound speed of the 5-equation model"},
+    {"mpp_lim", value_type::logical, "T|F", "clip partial densities and volume fractions"},
+    {"mixture_err", value_type::logical, "T|F", "floor a negative squared sound speed"},
+    {"time_stepper", value_type::integer, "3", "third-order TVD Runge-Kutta"},
+    {"weno_order", value_type::integer, "5", "WENO5"},
+    {"weno_eps", value_type::real, "", "WENO's epsilon (default 1e-16)"},
+    {"mapped_weno", value_type::logical, "T|F", "mapped WENO-JS weights"},
+    {"wenoz", value_type::logical, "F", "WENO-Z weights"},
+    {"teno", value_type::logical, "F", "TENO weights"},
+    {"mp_weno", value_type::logical, "F", "monotonicity-preserving WENO"},
+    {"null_weights", value_type::logical, "F", "null WENO weights at boundaries"},
+    {"weno_Re_flux", value_type::logical, "F", "WENO of viscous fluxes"},
+    {"weno_avg", value_type::logical, "F", "averaged WENO states"},
+    {"riemann_solver", value_type::integer, "2", "HLLC"},
+    {"wave_speeds", value_type::integer, "1", "direct wave-speed estimates"},
+    {"avg_state", value_type::integer, "2", "arithmetic mean state"},
+    {"bc_x%beg", value_type::integer, "-1|-2|-3",
+     "boundary at x begin: -1 periodic, -2 reflective, -3 ghost-cell extrapolation"},
+    {"bc_x%end", value_type::integer, "-1|-2|-3", "boundary at x end"},
+    {"bc_y%beg", value_type::integer, "-1|-2|-3", "boundary at y begin"},
+    {"bc_y%end", value_type::integer, "-1|-2|-3", "boundary at y end"},
+    {"bc_z%beg", value_type::integer, "-1|-2|-3", "boundary at z begin"},
+    {"bc_z%end", value_type::integer, "-1|-2|-3", "boundary at z end"},
+    // Initial-condition patches.
+    {"patch_icpp(#)%geometry", value_type::integer, "1|3|8|9",
+     "1 line segment, 3 rectangle, 8 sphere, 9 cuboid"},
+    {"patch_icpp(#)%x_centroid", value_type::real, "", "patch centre in x"},
+    {"patch_icpp(#)%y_centroid", value_type::real, "", "patch centre in y"},
+    {"patch_icpp(#)%z_centroid", value_type::real, "", "patch centre in z"},
+    {"patch_icpp(#)%length_x", value_type::real, "", "patch length in x"},
+    {"patch_icpp(#)%length_y", value_type::real, "", "patch length in y"},
+    {"patch_icpp(#)%length_z", value_type::real, "", "patch length in z"},
+    {"patch_icpp(#)%radius", value_type::real, "", "sphere radius"},
+    {"patch_icpp(#)%smoothen", value_type::logical, "T|F", "smooth the sphere's surface"},
+    {"patch_icpp(#)%smooth_patch_id", value_type::integer, "", "patch blended with when smoothing"},
+    {"patch_icpp(#)%smooth_coeff", value_type::real, "", "smoothing coefficient"},
+    {"patch_icpp(#)%alter_patch(#)", value_type::logical, "T|F",
+     "whether the patch may overwrite cells of patch (#) (0: no patch yet)"},
+    {"patch_icpp(#)%vel(#)", value_type::real, "", "velocity component"},
+    {"patch_icpp(#)%pres", value_type::real, "", "pressure"},
+    {"patch_icpp(#)%alpha_rho(#)", value_type::real, "", "partial density of fluid (#)"},
+    {"patch_icpp(#)%alpha(#)", value_type::real, "", "volume fraction of fluid (#)"},
+    // Fluids, in MFC's transformed form: gamma is 1/(gamma - 1), pi_inf is gamma*pi/(gamma - 1).
+    {"fluid_pp(#)%gamma", value_type::real, "", "1/(gamma - 1) of the stiffened gas"},
+    {"fluid_pp(#)%pi_inf", value_type::real, "", "gamma*pi_inf/(gamma - 1) of the stiffened gas"},
+    {"fluid_pp(#)%qv", value_type::real, "", "reference energy (default 0)"},
+};
+
+// A key split into its shape and its indices: "patch_icpp(2)%vel(1)" is
+// "patch_icpp(#)%vel(#)" with indices {2, 1}. An index is a decimal integer without sign.
+struct key_shape {
+  std::string shape;
+  std::vector<int> indices;
+};
+
+inline key_shape shape_of(const std::string& key) {
+  key_shape out;
+  std::size_t k = 0;
+  while (k < key.size()) {
+    if (key[k] == '(') {
+      std::size_t close = k + 1;
+      while (close < key.size() && key[close] >= '0' && key[close] <= '9') {
+        ++close;
+      }
+      if (close > k + 1 && close < key.size() && key[close] == ')' && close - k - 1 <= 6) {
+        out.indices.push_back(std::stoi(key.substr(k + 1, close - k - 1)));
+        out.shape += "(#)";
+        k = close + 1;
+        continue;
+      }
+    }
+    out.shape.push_back(key[k]);
+    ++k;
+  }
+  return out;
+}
+
+inline const parameter_spec* find_spec(const std::string& shape) {
+  for (const parameter_spec& spec : supported_parameters) {
+    if (shape == spec.shape) {
+      return &spec;
+    }
+  }
+  return nullptr;
+}
+
+// One parameter as given: its typed value and where it came from ("case.json:12:5" or
+// "--override").
+struct parameter {
+  std::string key;
+  const parameter_spec* spec = nullptr;
+  std::vector<int> indices;
+  long long integer = 0;
+  double real       = 0.0;
+  bool logical      = false;
+  std::string spelling;  // the value as written, for messages
+  std::string origin;
+};
+
+inline std::string value_list(const char* allowed) {
+  std::string out;
+  for (const char* c = allowed; *c != '\0'; ++c) {
+    out += *c == '|' ? std::string(" or ") : std::string(1, *c);
+  }
+  return out;
+}
+
+inline bool allowed_value(const char* allowed, const std::string& value) {
+  if (*allowed == '\0') {
+    return true;
+  }
+  const std::string list = std::string("|") + allowed + "|";
+  return list.find("|" + value + "|") != std::string::npos;
+}
+
+class parameter_store {
+ public:
+  // Adds (or, for an override, replaces) one parameter; refuses a key that is not on the list,
+  // a value of the wrong type and a value the port does not implement.
+  void set(const std::string& key, const json_value& value, const std::string& origin,
+           bool replace = false) {
+    const key_shape shape      = shape_of(key);
+    const parameter_spec* spec = find_spec(shape.shape);
+    if (spec == nullptr) {
+      throw case_error(origin + ": parameter '" + key +
+                       "' is not implemented by this port (loopnest-mfc --list-parameters "
+                       "lists those that are)");
+    }
+    if (!replace && values_.count(key) != 0) {
+      throw case_error(origin + ": parameter '" + key + "' is given twice");
+    }
+    parameter p;
+    p.key     = key;
+    p.spec    = spec;
+    p.indices = shape.indices;
+    p.origin  = origin;
+    for (const int index : p.indices) {
+      if (index < 0) {
+        throw case_error(origin + ": '" + key + "': index out of range");
+      }
+    }
+    const auto wrong_type = [&](const char* expected) {
+      std::string got = value.type == json_value::kind::string ? "'" + value.text + "'"
+                        : value.type == json_value::kind::number
+                            ? value.text
+                            : std::string(kind_name(value.type));
+      return case_error(origin + ": '" + key + "' = " + got + " is not " + expected);
+    };
+    std::string canonical;
+    switch (spec->type) {
+      case value_type::integer:
+        if (!value.is_integer_literal()) {
+          throw wrong_type("an integer");
+        }
+        if (std::fabs(value.number) > 2147483647.0) {
+          throw wrong_type("an integer of at most 2^31 - 1 in magnitude");
+        }
+        p.integer  = static_cast<long long>(value.number);
+        p.real     = value.number;
+        canonical  = std::to_string(p.integer);
+        p.spelling = value.text;
+        break;
+      case value_type::real:
+        if (value.type != json_value::kind::number) {
+          throw wrong_type("a number");
+        }
+        p.real     = value.number;
+        p.spelling = value.text;
+        break;
+      case value_type::logical:
+        // MFC's case files write logicals as 'T' and 'F'; Python's True and False print as JSON
+        // true and false.
+        if (value.type == json_value::kind::boolean) {
+          p.logical = value.boolean;
+        } else if (value.type == json_value::kind::string &&
+                   (value.text == "T" || value.text == "F")) {
+          p.logical = value.text == "T";
+        } else {
+          throw wrong_type("a logical ('T' or 'F')");
+        }
+        canonical  = p.logical ? "T" : "F";
+        p.spelling = canonical;
+        break;
+    }
+    if (spec->type != value_type::real && !allowed_value(spec->allowed, canonical)) {
+      throw case_error(origin + ": '" + key + "' = " + p.spelling +
+                       " is not implemented by this port (it implements " +
+                       value_list(spec->allowed) + ": " + spec->meaning + ")");
+    }
+    values_[key] = std::move(p);
+  }
+
+  const parameter* find(const std::string& key) const {
+    const auto it = values_.find(key);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+  bool has(const std::string& key) const { return find(key) != nullptr; }
+
+  const std::map<std::string, parameter>& all() const { return values_; }
+
+ private:
+  std::map<std::string, parameter> values_;
+};
+
+// Reads "key=value" as given to --override: T and F are logicals, a JSON number is a number, any
+// other text is a JSON value or else a string.
+inline void apply_override(parameter_store& store, const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw case_error("--override '" + assignment + "' is not key=value");
+  }
+  const std::string key  = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  json_value value;
+  try {
+    value = parse_json(text, "--override");
+  } catch (const json_error&) {
+    value.type = json_value::kind::string;
+    value.text = text;
+  }
+  if (value.type == json_value::kind::array || value.type == json_value::kind::object ||
+      value.type == json_value::kind::null) {
+    throw case_error("--override " + assignment + ": '" + key + "' takes a single value");
+  }
+  store.set(key, value, "--override " + assignment, true);
+}
+
+}  // namespace loopnest_mfc
+
+#endif

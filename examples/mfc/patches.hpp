@@ -1,0 +1,235 @@
+// loopnest_mfc::apply_patches: MFC's initial condition, patch after patch, on the primitive
+// variables of the interior cells (src/pre_process/m_icpp_patches.fpp @023a5b47:
+// s_icpp_line_segment, s_icpp_rectangle, s_icpp_sphere, s_icpp_cuboid; m_assign_variables.fpp,
+// s_assign_patch_species_primitive_variables; m_initial_condition.fpp). Whether a cell belongs to
+// a patch is decided in double precision on pre_process's cell centres, with MFC's comparisons, so
+// that a centre on a patch edge up to rounding falls on the side MFC's arithmetic gives.
+#ifndef LOOPNEST_MFC_PATCHES_HPP
+#define LOOPNEST_MFC_PATCHES_HPP
+
+#include "case.hpp"
+#include "eos.hpp"
+#include "grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+namespace loopnest_mfc {
+
+// sys_size variables on the interior cells, MFC's q_vf(v)%sf(i, j, k): i fastest, then j, k, v.
+struct host_fields {
+  int nx = 0, ny = 0, nz = 0, nvar = 0;
+  std::vector<double> values;
+
+  host_fields() = default;
+  host_fields(int nx_, int ny_, int nz_, int nvar_, double fill)
+      : nx(nx_),
+        ny(ny_),
+        nz(nz_),
+        nvar(nvar_),
+        values(static_cast<std::size_t>(nx_) * ny_ * nz_ * nvar_, fill) {}
+
+  std::size_t offset(int v, int i, int j, int k) const {
+    return static_cast<std::size_t>(i) +
+           static_cast<std::size_t>(nx) *
+               (static_cast<std::size_t>(j) +
+                static_cast<std::size_t>(ny) *
+                    (static_cast<std::size_t>(k) + static_cast<std::size_t>(nz) * v));
+  }
+  double& operator()(int v, int i, int j, int k) { return values[offset(v, i, j, k)]; }
+  double operator()(int v, int i, int j, int k) const { return values[offset(v, i, j, k)]; }
+};
+
+inline equation_index equations_of(const case_config& c) {
+  equation_index ix;
+  ix.num_fluids = c.num_fluids;
+  ix.num_dims   = c.num_dims;
+  return ix;
+}
+
+template <class T>
+stiffened_gas<T> eos_of(const case_config& c) {
+  stiffened_gas<T> eos;
+  eos.index   = equations_of(c);
+  eos.mpp_lim = c.mpp_lim;
+  for (int k = 0; k < c.num_fluids; ++k) {
+    eos.gammas[k]  = static_cast<T>(c.fluids[k].gamma);
+    eos.pi_infs[k] = static_cast<T>(c.fluids[k].pi_inf);
+    eos.qvs[k]     = static_cast<T>(c.fluids[k].qv);
+  }
+  return eos;
+}
+
+// The initial condition before any patch: MFC fills every primitive variable with -1e-6
+// (s_initialize_initial_condition_module) and marks every cell as laid by no patch (0).
+struct initial_condition {
+  host_fields prim;
+  std::vector<int> patch_id;  // MFC's patch_id_fp, one per interior cell, i fastest
+
+  int& id(const host_fields& f, int i, int j, int k) {
+    return patch_id[static_cast<std::size_t>(i) +
+                    static_cast<std::size_t>(f.nx) *
+                        (static_cast<std::size_t>(j) + static_cast<std::size_t>(f.ny) * k)];
+  }
+};
+
+namespace detail {
+
+// s_assign_patch_species_primitive_variables for model_eqns = 2 without bubbles, chemistry,
+// elasticity or IGR: each variable becomes eta*(the patch's value) + (1 - eta)*(its old value).
+// MFC's intermediate mixture evaluations there only fill unused patch fields and are left out.
+inline void assign_patch(const case_config& c, const patch_config& patch, int patch_id, int i,
+                         int j, int k, double eta, initial_condition& ic) {
+  const equation_index ix = equations_of(c);
+  host_fields& q          = ic.prim;
+  double orig[max_equations];
+  for (int v = 0; v < ix.sys_size(); ++v) {
+    orig[v] = q(v, i, j, k);
+  }
+  q(ix.energy(), i, j, k) = eta * patch.pres + (1. - eta) * orig[ix.energy()];
+  for (int f = 0; f < c.num_fluids; ++f) {
+    q(ix.adv(f), i, j, k) = eta * patch.alpha[f] + (1. - eta) * orig[ix.adv(f)];
+  }
+  for (int f = 0; f < c.num_fluids; ++f) {
+    q(ix.cont(f), i, j, k) = eta * patch.alpha_rho[f] + (1. - eta) * orig[ix.cont(f)];
+  }
+  for (int d = 0; d < c.num_dims; ++d) {
+    q(ix.mom(d), i, j, k) = eta * patch.vel[d] + (1. - eta) * orig[ix.mom(d)];
+  }
+  if (1. - eta < 1.e-16) {
+    ic.id(q, i, j, k) = patch_id;
+  }
+}
+
+// An axis-aligned box: the line segment (1D), rectangle (2D) and cuboid (3D) patches, never
+// smoothed. beg <= x_cc <= end per direction, beg and end as MFC computes them.
+inline void apply_box(const case_config& c, const grid& g, const patch_config& patch, int patch_id,
+                      initial_condition& ic) {
+  double beg[3], end[3];
+  for (int d = 0; d < c.num_dims; ++d) {
+    beg[d] = patch.centroid[d] - 0.5 * patch.length[d];
+    end[d] = patch.centroid[d] + 0.5 * patch.length[d];
+  }
+  const double eta = 1.;
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        const int at[3] = {i, j, k};
+        bool inside     = true;
+        for (int d = 0; d < c.num_dims; ++d) {
+          const double x = g.axis[d].x_cc_pre(at[d]);
+          inside         = inside && beg[d] <= x && end[d] >= x;
+        }
+        if (inside && patch.alter_patch[ic.id(ic.prim, i, j, k)]) {
+          assign_patch(c, patch, patch_id, i, j, k, eta, ic);
+        }
+      }
+    }
+  }
+}
+
+// s_icpp_sphere: inside when (x - xc)^2 + (y - yc)^2 + (z - zc)^2 <= r^2; with smoothen, eta
+// blends the patch into the cells of smooth_patch_id over a tanh profile across the surface, on
+// the scale of pre_process's smallest spacing min(dx, dy, dz).
+inline void apply_sphere(const case_config& c, const grid& g, const patch_config& patch,
+                         int patch_id, initial_condition& ic) {
+  const double xc = patch.centroid[0], yc = patch.centroid[1], zc = patch.centroid[2];
+  const double radius = patch.radius;
+  const double d_min  = std::min({g.axis[0].d_pre, g.axis[1].d_pre, g.axis[2].d_pre});
+  double eta          = 1.;
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        const double x = g.axis[0].x_cc_pre(i);
+        const double y = g.axis[1].x_cc_pre(j);
+        const double z = g.axis[2].x_cc_pre(k);
+        if (patch.smoothen) {
+          eta = std::tanh(
+                    patch.smooth_coeff / d_min *
+                    (std::sqrt((x - xc) * (x - xc) + (y - yc) * (y - yc) + (z - zc) * (z - zc)) -
+                     radius)) *
+                    (-0.5) +
+                0.5;
+        }
+        const int laid_by = ic.id(ic.prim, i, j, k);
+        if (((x - xc) * (x - xc) + (y - yc) * (y - yc) + (z - zc) * (z - zc) <= radius * radius &&
+             patch.alter_patch[laid_by]) ||
+            laid_by == patch.smooth_patch_id) {
+          assign_patch(c, patch, patch_id, i, j, k, eta, ic);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace detail
+
+// Lays the case's patches in order (m_icpp_patches.fpp, s_apply_icpp_patches) on the primitive
+// variables of the interior cells.
+inline initial_condition apply_patches(const case_config& c, const grid& g) {
+  initial_condition ic;
+  ic.prim = host_fields(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), -1.e-6);
+  ic.patch_id.assign(static_cast<std::size_t>(c.m() + 1) * (c.n() + 1) * (c.p() + 1), 0);
+  for (std::size_t k = 0; k < c.patches.size(); ++k) {
+    const patch_config& patch = c.patches[k];
+    const int id              = static_cast<int>(k) + 1;
+    if (patch.geometry == 8) {
+      detail::apply_sphere(c, g, patch, id, ic);
+    } else {
+      detail::apply_box(c, g, patch, id, ic);
+    }
+  }
+  return ic;
+}
+
+// The conservative variables of the interior cells (pre_process's
+// s_convert_primitive_to_conservative_variables), in the scalar type T.
+template <class T>
+host_fields conservative_of(const case_config& c, const host_fields& prim) {
+  const stiffened_gas<T> eos = eos_of<T>(c);
+  host_fields cons(prim.nx, prim.ny, prim.nz, prim.nvar, 0.0);
+  T p[max_equations], q[max_equations];
+  for (int k = 0; k < prim.nz; ++k) {
+    for (int j = 0; j < prim.ny; ++j) {
+      for (int i = 0; i < prim.nx; ++i) {
+        for (int v = 0; v < prim.nvar; ++v) {
+          p[v] = static_cast<T>(prim(v, i, j, k));
+        }
+        primitive_to_conservative(eos, p, q);
+        for (int v = 0; v < prim.nvar; ++v) {
+          cons(v, i, j, k) = static_cast<double>(q[v]);
+        }
+      }
+    }
+  }
+  return cons;
+}
+
+// The primitive variables of the interior cells as simulation computes them from the
+// conservative ones (s_convert_conservative_to_primitive_variables over idwint).
+template <class T>
+host_fields primitive_of(const case_config& c, const host_fields& cons) {
+  const stiffened_gas<T> eos = eos_of<T>(c);
+  host_fields prim(cons.nx, cons.ny, cons.nz, cons.nvar, 0.0);
+  T q[max_equations], p[max_equations];
+  for (int k = 0; k < cons.nz; ++k) {
+    for (int j = 0; j < cons.ny; ++j) {
+      for (int i = 0; i < cons.nx; ++i) {
+        for (int v = 0; v < cons.nvar; ++v) {
+          q[v] = static_cast<T>(cons(v, i, j, k));
+        }
+        conservative_to_primitive(eos, q, p, conversion_site::simulation);
+        for (int v = 0; v < cons.nvar; ++v) {
+          prim(v, i, j, k) = static_cast<double>(p[v]);
+        }
+      }
+    }
+  }
+  return prim;
+}
+
+}  // namespace loopnest_mfc
+
+#endif

@@ -1,0 +1,174 @@
+// The case reader: MFC's case files accepted, every parameter the port does not implement refused
+// with one line naming it, and the checks that need the whole case.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "case.hpp"
+
+namespace {
+
+using loopnest_mfc::case_config;
+using loopnest_mfc::case_error;
+
+const std::string data_dir = LOOPNEST_MFC_TEST_DATA;
+
+std::string file_text(const std::string& name) {
+  std::ifstream in(data_dir + "/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The 1D shock tube with each line containing `drop` removed and `extra` added after the brace.
+std::string shock_tube(const std::string& drop = "", const std::string& extra = "") {
+  std::istringstream in(file_text("shock_tube_1d.json"));
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (!drop.empty() && line.find(drop) != std::string::npos) {
+      continue;
+    }
+    out += line + "\n";
+    if (line == "{" && !extra.empty()) {
+      out += "  " + extra + ",\n";
+    }
+  }
+  return out;
+}
+
+case_config read_text(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  loopnest_mfc::parameter_store store;
+  loopnest_mfc::load_case_object(store, loopnest_mfc::parse_json(text, "case.json"), "case.json",
+                                 overrides);
+  for (const std::string& o : overrides) {
+    loopnest_mfc::apply_override(store, o);
+  }
+  return loopnest_mfc::build_case(store, "case.json");
+}
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    read_text(text, overrides);
+  } catch (const case_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(mfc_case, reads_the_1d_shock_tube) {
+  const case_config c = read_text(shock_tube());
+  EXPECT_EQ(c.num_dims, 1);
+  EXPECT_EQ(c.m(), 49);
+  EXPECT_EQ(c.sys_size(), 4);
+  EXPECT_EQ(c.dt, 1e-4);
+  EXPECT_TRUE(c.mapped_weno);
+  EXPECT_TRUE(c.prim_vars_wrt);
+  ASSERT_EQ(c.patches.size(), 2u);
+  EXPECT_EQ(c.patches[1].pres, 0.1);
+  EXPECT_EQ(c.patches[1].alpha_rho[0], 0.125);
+  EXPECT_TRUE(c.patches[1].alter_patch[0]);
+  EXPECT_FALSE(c.patches[1].alter_patch[1]);
+  EXPECT_EQ(c.fluids[0].gamma, 2.5000000000000004);
+}
+
+TEST(mfc_case, reads_mfcs_3d_performance_test_once_its_boundaries_are_implemented) {
+  const std::string text = file_text("performance_test_3d.json");
+  EXPECT_EQ(error_of(text),
+            "case.json:1:765: 'bc_x%end' = -6 is not implemented by this port (it implements -1 "
+            "or -2 or -3: boundary at x end)");
+  const case_config c =
+      read_text(text, {"bc_x%end=-3", "bc_y%end=-3", "bc_z%end=-3", "m=24", "n=24", "p=24"});
+  EXPECT_EQ(c.num_dims, 3);
+  EXPECT_EQ(c.sys_size(), 8);
+  EXPECT_TRUE(c.mpp_lim);
+  EXPECT_TRUE(c.axis[2].stretch);
+  EXPECT_EQ(c.axis[0].bc_beg, -2);
+  EXPECT_TRUE(c.patches[1].smoothen);
+  EXPECT_EQ(c.patches[1].smooth_patch_id, 1);
+  EXPECT_TRUE(c.patches[1].alter_patch[1]);
+  EXPECT_EQ(c.fluids[0].pi_inf, 4.4 * 6.e8 / (4.4 - 1.));
+}
+
+TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
+  EXPECT_EQ(error_of(shock_tube("", "\"wenoz_q\": 2")),
+            "case.json:2:3: parameter 'wenoz_q' is not implemented by this port "
+            "(loopnest-mfc --list-parameters lists those that are)");
+  EXPECT_EQ(error_of(shock_tube("", "\"bubbles_euler\": \"T\"")),
+            "case.json:2:3: parameter 'bubbles_euler' is not implemented by this port "
+            "(loopnest-mfc --list-parameters lists those that are)");
+  EXPECT_EQ(error_of(shock_tube("", "\"teno\": \"T\"")),
+            "case.json:2:3: 'teno' = T is not implemented by this port (it implements F: TENO "
+            "weights)");
+  EXPECT_EQ(error_of(shock_tube(), {"model_eqns=3"}),
+            "--override model_eqns=3: 'model_eqns' = 3 is not implemented by this port (it "
+            "implements 2: the five-equation model of Allaire et al.)");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%geometry=2"}),
+            "--override patch_icpp(1)%geometry=2: 'patch_icpp(1)%geometry' = 2 is not "
+            "implemented by this port (it implements 1 or 3 or 8 or 9: 1 line segment, 3 "
+            "rectangle, 8 sphere, 9 cuboid)");
+  EXPECT_EQ(error_of(shock_tube(), {"no_such=1"}),
+            "--override no_such=1: parameter 'no_such' is not implemented by this port "
+            "(loopnest-mfc --list-parameters lists those that are)");
+}
+
+TEST(mfc_case, refuses_values_of_the_wrong_type) {
+  EXPECT_EQ(error_of(shock_tube(), {"m=49.0"}), "--override m=49.0: 'm' = 49.0 is not an integer");
+  EXPECT_EQ(error_of(shock_tube(), {"mpp_lim=yes"}),
+            "--override mpp_lim=yes: 'mpp_lim' = 'yes' is not a logical ('T' or 'F')");
+  EXPECT_EQ(error_of(shock_tube(), {"dt=T"}), "--override dt=T: 'dt' = 'T' is not a number");
+}
+
+TEST(mfc_case, overrides_replace_and_add) {
+  const case_config c = read_text(shock_tube(), {"dt=2e-5", "mpp_lim=T", "precision=1"});
+  EXPECT_EQ(c.dt, 2e-5);
+  EXPECT_TRUE(c.mpp_lim);
+  EXPECT_EQ(c.precision, 1);
+}
+
+TEST(mfc_case, refuses_missing_and_inconsistent_parameters) {
+  EXPECT_EQ(error_of(shock_tube("\"dt\"")), "case.json: required parameter 'dt' is missing");
+  EXPECT_EQ(error_of(shock_tube(), {"dt=0"}), "--override dt=0: 'dt' = 0 must be positive");
+  EXPECT_EQ(error_of(shock_tube(), {"dt=-1e-3"}),
+            "--override dt=-1e-3: 'dt' = -1e-3 must be positive");
+  EXPECT_EQ(error_of(shock_tube("patch_icpp(2)%pres")),
+            "case.json: required parameter 'patch_icpp(2)%pres' is missing");
+  EXPECT_EQ(error_of(shock_tube(), {"y_domain%beg=0"}),
+            "--override y_domain%beg=0: 'y_domain%beg' is given but n = 0");
+  EXPECT_EQ(error_of(shock_tube(), {"m=23"}),
+            "--override m=23: 'm' = 23 gives fewer than 25 cells, the least MFC allows with WENO5");
+  EXPECT_EQ(error_of(shock_tube(), {"p=24"}),
+            "--override p=24: 'p' = 24 needs n > 0 (a 3D case is also 2D)");
+  EXPECT_EQ(error_of(shock_tube(), {"num_patches=1"}),
+            "case.json:48:3: 'patch_icpp(2)%alpha(1)' is outside 1 to num_patches = 1");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(2)%alter_patch(2)=T"}),
+            "--override patch_icpp(2)%alter_patch(2)=T: 'patch_icpp(2)%alter_patch(2)': patch 2 "
+            "can only alter patches laid before it (0 to 1)");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%geometry=9"}),
+            "--override patch_icpp(1)%geometry=9: 'patch_icpp(1)%geometry' = 9 is a 3D geometry "
+            "but the case is 1D");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%alpha(2)=0.5"}),
+            "--override patch_icpp(1)%alpha(2)=0.5: 'patch_icpp(1)%alpha(2)' is outside 1 to "
+            "num_fluids = 1");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%vel(2)=1"}),
+            "--override patch_icpp(1)%vel(2)=1: 'patch_icpp(1)%vel(2)' = 1 is not 0 but the case "
+            "has 1 dimension(s)");
+  EXPECT_EQ(error_of(shock_tube(), {"bc_x%beg=-1"}),
+            "--override bc_x%beg=-1: 'bc_x%beg' = -1 is periodic but the other end of x is not");
+  EXPECT_EQ(error_of(shock_tube(), {"fluid_pp(1)%gamma=0"}),
+            "--override fluid_pp(1)%gamma=0: 'fluid_pp(1)%gamma' = 0 must be positive (MFC's "
+            "fluid_pp%gamma is 1/(gamma - 1))");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%smoothen=T"}),
+            "--override patch_icpp(1)%smoothen=T: 'patch_icpp(1)%smoothen' = T but geometry 1 is "
+            "not smoothed");
+  EXPECT_EQ(error_of(shock_tube(), {"t_step_stop=1000000"}),
+            "--override t_step_stop=1000000: 't_step_stop' = 1000000 does not fit the six digits "
+            "of MFC's output file names");
+  EXPECT_EQ(error_of(shock_tube("a_x", "\"a_x\": 2")),
+            "case.json:2:3: 'a_x' is given but stretch_x is not T");
+  EXPECT_EQ(error_of("[1]"), "case.json:1:1: the case must be a JSON object, found an array");
+}
+
+}  // namespace

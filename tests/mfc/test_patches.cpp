@@ -1,0 +1,138 @@
+// The initial-condition patches: which cells a patch covers, decided in double precision as MFC
+// decides it, alter_patch, and the sphere's smoothing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "patches.hpp"
+
+namespace {
+
+using namespace loopnest_mfc;
+
+patch_config box(double centroid, double length, double pres) {
+  patch_config p;
+  p.geometry     = 1;
+  p.centroid[0]  = centroid;
+  p.length[0]    = length;
+  p.pres         = pres;
+  p.alpha_rho[0] = 1.;
+  p.alpha[0]     = 1.;
+  return p;
+}
+
+case_config line_case(int m, double end) {
+  case_config c;
+  c.num_dims                = 1;
+  c.axis[0].cells_minus_one = m;
+  c.axis[0].beg             = 0.;
+  c.axis[0].end             = end;
+  c.num_fluids              = 1;
+  c.fluids[0].gamma         = 2.5;
+  return c;
+}
+
+double pressure_at(const initial_condition& ic, int i) {
+  return ic.prim(2, i, 0, 0);  // alpha_rho, u, p, alpha in 1D with one fluid
+}
+
+TEST(mfc_patches, a_centre_on_an_edge_is_inside) {
+  // x_cc = 0.125, 0.375, 0.625, 0.875 exactly; the patch spans [0.625, 0.875] exactly.
+  case_config c               = line_case(3, 1.);
+  c.patches                   = {box(0.5, 1., 1.), box(0.75, 0.25, 2.)};
+  c.patches[1].alter_patch[1] = true;
+  const initial_condition ic  = apply_patches(c, generate_grid(c));
+  EXPECT_EQ(pressure_at(ic, 1), 1.);
+  EXPECT_EQ(pressure_at(ic, 2), 2.);
+  EXPECT_EQ(pressure_at(ic, 3), 2.);
+  EXPECT_EQ(ic.patch_id[1], 1);
+  EXPECT_EQ(ic.patch_id[2], 2);
+}
+
+TEST(mfc_patches, a_centre_on_an_edge_up_to_rounding_falls_where_double_arithmetic_puts_it) {
+  // dx = 0.3/3 rounds low: x_cc(0) = 0.5*dx = 0.049999999999999996, below the patch's
+  // beg = 0.1 - 0.05 = 0.05; x_cc(1) = 0.15 is below end = 0.15000000000000002.
+  case_config c = line_case(2, 0.3);
+  c.patches     = {box(0.1, 0.1, 3.)};
+  const grid g  = generate_grid(c);
+  ASSERT_EQ(g.axis[0].x_cc_pre(0), 0.049999999999999996);
+  const initial_condition ic = apply_patches(c, g);
+  EXPECT_EQ(pressure_at(ic, 0), -1.e-6);  // MFC's fill value: no patch laid it
+  EXPECT_EQ(pressure_at(ic, 1), 3.);
+  EXPECT_EQ(pressure_at(ic, 2), -1.e-6);
+  EXPECT_EQ(ic.patch_id[0], 0);
+}
+
+TEST(mfc_patches, cells_are_placed_by_pre_process_centres_not_simulations) {
+  // On [0, 0.9] with m = 4, pre_process's centre 0.5*dx*9 = 0.8099999999999999 is below the
+  // patch's beg = 0.91 - 0.1 = 0.81, where simulation's centre x_cb(3) + dx(4)/2 = 0.81 is not.
+  case_config c = line_case(4, 0.9);
+  c.patches     = {box(0.91, 0.2, 5.)};
+  const grid g  = generate_grid(c);
+  ASSERT_EQ(g.axis[0].x_cc(4), 0.81);
+  const initial_condition ic = apply_patches(c, g);
+  EXPECT_EQ(pressure_at(ic, 4), -1.e-6);
+}
+
+TEST(mfc_patches, alter_patch_decides_which_cells_a_later_patch_may_overwrite) {
+  case_config c = line_case(3, 1.);
+  // Patch 1 covers cells 0 and 1; patch 2 covers everything but may alter only unlaid cells.
+  c.patches            = {box(0.25, 0.5, 1.), box(0.5, 1., 2.)};
+  initial_condition ic = apply_patches(c, generate_grid(c));
+  EXPECT_EQ(pressure_at(ic, 0), 1.);
+  EXPECT_EQ(pressure_at(ic, 3), 2.);
+  c.patches[1].alter_patch[1] = true;
+  ic                          = apply_patches(c, generate_grid(c));
+  EXPECT_EQ(pressure_at(ic, 0), 2.);
+  c.patches[1].alter_patch[0] = false;
+  ic                          = apply_patches(c, generate_grid(c));
+  EXPECT_EQ(pressure_at(ic, 0), 2.);
+  EXPECT_EQ(pressure_at(ic, 3), -1.e-6);
+}
+
+TEST(mfc_patches, a_smoothed_sphere_blends_into_its_smooth_patch) {
+  // MFC's 3D_performance_test in small: a cuboid over the domain, then a sphere of radius 0.5 at
+  // the corner, smoothed into patch 1 with coefficient 0.5.
+  case_config c;
+  c.num_dims   = 3;
+  c.num_fluids = 2;
+  for (int d = 0; d < 3; ++d) {
+    c.axis[d].cells_minus_one = 3;
+    c.axis[d].beg             = 0.;
+    c.axis[d].end             = 1.;
+  }
+  patch_config cube;
+  cube.geometry = 9;
+  for (int d = 0; d < 3; ++d) {
+    cube.centroid[d] = 0.5;
+    cube.length[d]   = 1.;
+  }
+  cube.pres           = 1.e5;
+  cube.alpha_rho[0]   = 1000.;
+  cube.alpha_rho[1]   = 0.1;
+  cube.alpha[0]       = 0.9;
+  cube.alpha[1]       = 0.1;
+  patch_config sphere = cube;
+  sphere.geometry     = 8;
+  sphere.centroid[0] = sphere.centroid[1] = sphere.centroid[2] = 0.;
+  sphere.radius                                                = 0.5;
+  sphere.smoothen                                              = true;
+  sphere.smooth_patch_id                                       = 1;
+  sphere.smooth_coeff                                          = 0.5;
+  sphere.alter_patch[1]                                        = true;
+  sphere.pres                                                  = 1.e3;
+  c.patches                                                    = {cube, sphere};
+  const initial_condition ic                                   = apply_patches(c, generate_grid(c));
+  const int p_index = 2 + 3;  // two partial densities, three velocities
+  // Every cell belongs to patch 1, so every cell is blended with eta from its distance r:
+  // eta = tanh(0.5/min(dx, dy, dz)*(r - 0.5))*(-0.5) + 0.5 with min(dx, dy, dz) = 0.25.
+  for (const int at : {0, 1, 3}) {
+    const double x   = 0.125 + 0.25 * at;
+    const double r   = std::sqrt(x * x + 0.125 * 0.125 + 0.125 * 0.125);
+    const double eta = std::tanh(0.5 / 0.25 * (r - 0.5)) * (-0.5) + 0.5;
+    EXPECT_DOUBLE_EQ(ic.prim(p_index, at, 0, 0), eta * 1.e3 + (1. - eta) * 1.e5) << at;
+    EXPECT_EQ(ic.patch_id[static_cast<std::size_t>(at)], 1) << "eta < 1: still patch 1's";
+  }
+}
+
+}  // namespace
