@@ -184,27 +184,39 @@ inline initial_condition apply_patches(const case_config& c, const grid& g) {
   return ic;
 }
 
+namespace detail {
+
+// convert(in, out) on every cell's values, in the scalar type T: the one cell loop of both
+// conversions below.
+template <class T, class Convert>
+host_fields convert_cells(const host_fields& from, const Convert& convert) {
+  host_fields to(from.nx, from.ny, from.nz, from.nvar, 0.0);
+  T in[max_equations], out[max_equations];
+  for (int k = 0; k < from.nz; ++k) {
+    for (int j = 0; j < from.ny; ++j) {
+      for (int i = 0; i < from.nx; ++i) {
+        for (int v = 0; v < from.nvar; ++v) {
+          in[v] = static_cast<T>(from(v, i, j, k));
+        }
+        convert(in, out);
+        for (int v = 0; v < from.nvar; ++v) {
+          to(v, i, j, k) = static_cast<double>(out[v]);
+        }
+      }
+    }
+  }
+  return to;
+}
+
+}  // namespace detail
+
 // The conservative variables of the interior cells (pre_process's
 // s_convert_primitive_to_conservative_variables), in the scalar type T.
 template <class T>
 host_fields conservative_of(const case_config& c, const host_fields& prim) {
   const stiffened_gas<T> eos = eos_of<T>(c);
-  host_fields cons(prim.nx, prim.ny, prim.nz, prim.nvar, 0.0);
-  T p[max_equations], q[max_equations];
-  for (int k = 0; k < prim.nz; ++k) {
-    for (int j = 0; j < prim.ny; ++j) {
-      for (int i = 0; i < prim.nx; ++i) {
-        for (int v = 0; v < prim.nvar; ++v) {
-          p[v] = static_cast<T>(prim(v, i, j, k));
-        }
-        primitive_to_conservative(eos, p, q);
-        for (int v = 0; v < prim.nvar; ++v) {
-          cons(v, i, j, k) = static_cast<double>(q[v]);
-        }
-      }
-    }
-  }
-  return cons;
+  return detail::convert_cells<T>(prim,
+                                  [&](const T* p, T* q) { primitive_to_conservative(eos, p, q); });
 }
 
 // The primitive variables of the interior cells as simulation computes them from the
@@ -212,22 +224,9 @@ host_fields conservative_of(const case_config& c, const host_fields& prim) {
 template <class T>
 host_fields primitive_of(const case_config& c, const host_fields& cons) {
   const stiffened_gas<T> eos = eos_of<T>(c);
-  host_fields prim(cons.nx, cons.ny, cons.nz, cons.nvar, 0.0);
-  T q[max_equations], p[max_equations];
-  for (int k = 0; k < cons.nz; ++k) {
-    for (int j = 0; j < cons.ny; ++j) {
-      for (int i = 0; i < cons.nx; ++i) {
-        for (int v = 0; v < cons.nvar; ++v) {
-          q[v] = static_cast<T>(cons(v, i, j, k));
-        }
-        conservative_to_primitive(eos, q, p, conversion_site::simulation);
-        for (int v = 0; v < cons.nvar; ++v) {
-          prim(v, i, j, k) = static_cast<double>(p[v]);
-        }
-      }
-    }
-  }
-  return prim;
+  return detail::convert_cells<T>(cons, [&](const T* q, T* p) {
+    conservative_to_primitive(eos, q, p, conversion_site::simulation);
+  });
 }
 
 }  // namespace loopnest_mfc
