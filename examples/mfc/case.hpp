@@ -78,11 +78,11 @@ namespace detail {
 class case_builder {
  public:
   case_builder(const parameter_store& store, std::string source)
-      : store_(store), source_(std::move(source)) {}
+      : m_store(store), m_source(std::move(source)) {}
 
   case_config build() {
     case_config c;
-    c.source = source_;
+    c.source = m_source;
     read_domain(c);
     read_time(c);
     read_algorithm(c);
@@ -92,11 +92,11 @@ class case_builder {
   }
 
  private:
-  const parameter_store& store_;
-  std::string source_;
+  const parameter_store& m_store;
+  std::string m_source;
 
   [[noreturn]] void missing(const std::string& key, const std::string& why = "") const {
-    throw case_error(source_ + ": required parameter '" + key + "' is missing" +
+    throw case_error(m_source + ": required parameter '" + key + "' is missing" +
                      (why.empty() ? "" : " (" + why + ")"));
   }
   [[noreturn]] void refuse(const parameter& p, const std::string& why) const {
@@ -104,7 +104,7 @@ class case_builder {
   }
 
   const parameter& need(const std::string& key, const std::string& why = "") const {
-    const parameter* p = store_.find(key);
+    const parameter* p = m_store.find(key);
     if (p == nullptr) {
       missing(key, why);
     }
@@ -119,20 +119,20 @@ class case_builder {
     return p.real;
   }
   int integer_or(const std::string& key, int fallback) const {
-    const parameter* p = store_.find(key);
+    const parameter* p = m_store.find(key);
     return p == nullptr ? fallback : static_cast<int>(p->integer);
   }
   double real_or(const std::string& key, double fallback) const {
-    const parameter* p = store_.find(key);
+    const parameter* p = m_store.find(key);
     return p == nullptr ? fallback : p->real;
   }
   bool logical_or(const std::string& key, bool fallback) const {
-    const parameter* p = store_.find(key);
+    const parameter* p = m_store.find(key);
     return p == nullptr ? fallback : p->logical;
   }
   // A key that must not be given, e.g. y_domain%beg in 1D.
   void forbid(const std::string& key, const std::string& why) const {
-    if (const parameter* p = store_.find(key)) {
+    if (const parameter* p = m_store.find(key)) {
       throw case_error(p->origin + ": '" + key + "' is given but " + why);
     }
   }
@@ -265,14 +265,19 @@ class case_builder {
   // Refuses keys whose first index is outside [1, count], naming `limit`.
   void refuse_indices(const std::string& prefix, std::size_t index_slot, int count,
                       const std::string& limit) const {
-    for (const auto& [key, p] : store_.all()) {
+    for (const auto& [key, p] : m_store.all()) {
       if (key.compare(0, prefix.size(), prefix) != 0 || p.indices.size() <= index_slot) {
         continue;
       }
       const int index = p.indices[index_slot];
       if (index < 1 || index > count) {
-        throw case_error(p.origin + ": '" + key + "' is outside 1 to " + limit + " = " +
-                         std::to_string(count));
+        throw case_error(std::string(p.origin)
+                             .append(": '")
+                             .append(key)
+                             .append("' is outside 1 to ")
+                             .append(limit)
+                             .append(" = ")
+                             .append(std::to_string(count)));
       }
     }
   }
@@ -284,7 +289,7 @@ class case_builder {
       refuse(np, "must be from 1 to " + std::to_string(max_patches));
     }
     refuse_indices("patch_icpp(", 0, count, "num_patches");
-    for (const auto& [key, p] : store_.all()) {
+    for (const auto& [key, p] : m_store.all()) {
       if (key.compare(0, 11, "patch_icpp(") != 0 || p.indices.size() != 2) {
         continue;
       }
@@ -375,7 +380,7 @@ class case_builder {
       // MFC's s_check_unsupported_patch_smoothing: line, rectangle and cuboid are never smoothed.
       const std::string why = "geometry " + std::to_string(pc.geometry) + " is not smoothed";
       forbid(s + "radius", "geometry " + std::to_string(pc.geometry) + " has no radius");
-      if (const parameter* sm = store_.find(s + "smoothen"); sm != nullptr && sm->logical) {
+      if (const parameter* sm = m_store.find(s + "smoothen"); sm != nullptr && sm->logical) {
         refuse(*sm, "but " + why);
       }
       forbid(s + "smooth_patch_id", why);

@@ -21,19 +21,22 @@ struct axis_grid {
   // pre_process's spacing: (end - beg)/(m + 1), or the smallest width of a stretched grid. The
   // sphere's smoothing scales with it.
   double d_pre = 0.0;
-  std::vector<double> cb_;      // x_cb(-1 - ghost .. m + ghost)
-  std::vector<double> cc_pre_;  // pre_process's x_cc(0 .. m), used to lay the patches
-  std::vector<double> d_;       // simulation's dx(-ghost .. m + ghost)
-  std::vector<double> cc_;      // simulation's x_cc(-ghost .. m + ghost)
+  std::vector<double> cb;      // x_cb(-1 - ghost .. m + ghost)
+  std::vector<double> cc_pre;  // pre_process's x_cc(0 .. m), used to lay the patches
+  std::vector<double> d;       // simulation's dx(-ghost .. m + ghost)
+  std::vector<double> cc;      // simulation's x_cc(-ghost .. m + ghost)
 
-  double& x_cb(int i) { return cb_.at(static_cast<std::size_t>(i + 1 + ghost)); }
-  double x_cb(int i) const { return cb_.at(static_cast<std::size_t>(i + 1 + ghost)); }
-  double& x_cc_pre(int i) { return cc_pre_.at(static_cast<std::size_t>(i)); }
-  double x_cc_pre(int i) const { return cc_pre_.at(static_cast<std::size_t>(i)); }
-  double& dx(int i) { return d_.at(static_cast<std::size_t>(i + ghost)); }
-  double dx(int i) const { return d_.at(static_cast<std::size_t>(i + ghost)); }
-  double& x_cc(int i) { return cc_.at(static_cast<std::size_t>(i + ghost)); }
-  double x_cc(int i) const { return cc_.at(static_cast<std::size_t>(i + ghost)); }
+  double& x_cb(int i) { return cb.at(slot(i + 1 + ghost)); }
+  double x_cb(int i) const { return cb.at(slot(i + 1 + ghost)); }
+  double& x_cc_pre(int i) { return cc_pre.at(slot(i)); }
+  double x_cc_pre(int i) const { return cc_pre.at(slot(i)); }
+  double& dx(int i) { return d.at(slot(i + ghost)); }
+  double dx(int i) const { return d.at(slot(i + ghost)); }
+  double& x_cc(int i) { return cc.at(slot(i + ghost)); }
+  double x_cc(int i) const { return cc.at(slot(i + ghost)); }
+
+  // The storage position of an index already shifted to start at 0 (.at() catches the rest).
+  static std::size_t slot(int shifted) { return static_cast<std::size_t>(shifted); }
 };
 
 struct grid {
@@ -136,12 +139,12 @@ inline axis_grid generate_axis(const axis_config& c, int ghost) {
   axis_grid g;
   g.m              = c.cells_minus_one;
   g.ghost          = ghost;
-  const auto cells = static_cast<std::size_t>(g.m + 1);
+  const auto cells = static_cast<std::size_t>(g.m) + 1;
   const auto wide  = cells + 2 * static_cast<std::size_t>(ghost);
-  g.cb_.assign(wide + 1, 0.0);
-  g.cc_pre_.assign(cells, 0.0);
-  g.d_.assign(wide, 0.0);
-  g.cc_.assign(wide, 0.0);
+  g.cb.assign(wide + 1, 0.0);
+  g.cc_pre.assign(cells, 0.0);
+  g.d.assign(wide, 0.0);
+  g.cc.assign(wide, 0.0);
   detail::generate_pre_process(g, c);
   detail::derive_simulation(g, c);
   return g;

@@ -58,13 +58,13 @@ namespace detail {
 class json_parser {
  public:
   json_parser(std::string_view text, std::string source)
-      : text_(text), source_(std::move(source)) {}
+      : m_text(text), m_source(std::move(source)) {}
 
   json_value parse_document() {
     skip_blank();
     json_value v = parse_value(0);
     skip_blank();
-    if (pos_ != text_.size()) {
+    if (m_pos != m_text.size()) {
       fail("unexpected " + describe_here() + " after the end of the top-level value");
     }
     return v;
@@ -74,27 +74,27 @@ class json_parser {
   // Deeper nesting than this is no case file; the limit keeps recursion off the stack's end.
   static constexpr int max_depth = 64;
 
-  std::string_view text_;
-  std::string source_;
-  std::size_t pos_ = 0;
-  text_position at_;
+  std::string_view m_text;
+  std::string m_source;
+  std::size_t m_pos = 0;
+  text_position m_at;
 
-  [[noreturn]] void fail(const std::string& why) const { throw json_error(source_, at_, why); }
+  [[noreturn]] void fail(const std::string& why) const { throw json_error(m_source, m_at, why); }
   [[noreturn]] void fail_at(text_position at, const std::string& why) const {
-    throw json_error(source_, at, why);
+    throw json_error(m_source, at, why);
   }
 
-  bool done() const { return pos_ >= text_.size(); }
-  char peek() const { return text_[pos_]; }
+  bool done() const { return m_pos >= m_text.size(); }
+  char peek() const { return m_text[m_pos]; }
 
   void advance() {
-    if (text_[pos_] == '\n') {
-      ++at_.line;
-      at_.column = 1;
+    if (m_text[m_pos] == '\n') {
+      ++m_at.line;
+      m_at.column = 1;
     } else {
-      ++at_.column;
+      ++m_at.column;
     }
-    ++pos_;
+    ++m_pos;
   }
 
   std::string describe_here() const {
@@ -122,6 +122,8 @@ class json_parser {
     advance();
   }
 
+  // Recursive over nested values, as JSON is; max_depth bounds the recursion.
+  // NOLINTNEXTLINE(misc-no-recursion)
   json_value parse_value(int depth) {
     if (depth > max_depth) {
       fail("values nested deeper than " + std::to_string(max_depth) + " levels");
@@ -130,7 +132,7 @@ class json_parser {
       fail("expected a value, found end of file");
     }
     json_value v;
-    v.where      = at_;
+    v.where      = m_at;
     const char c = peek();
     if (c == '{') {
       parse_object(v, depth);
@@ -177,6 +179,7 @@ class json_parser {
     }
   }
 
+  // NOLINTNEXTLINE(misc-no-recursion): through parse_value, bounded by max_depth.
   void parse_object(json_value& v, int depth) {
     v.type = json_value::kind::object;
     advance();  // {
@@ -190,7 +193,7 @@ class json_parser {
       if (done() || peek() != '"') {
         fail("expected a member name in double quotes, found " + describe_here());
       }
-      const text_position key_at = at_;
+      const text_position key_at = m_at;
       std::string key            = parse_string();
       for (std::size_t k = 0; k < v.members.size(); ++k) {
         if (v.members[k].first == key) {
@@ -219,6 +222,7 @@ class json_parser {
     }
   }
 
+  // NOLINTNEXTLINE(misc-no-recursion): through parse_value, bounded by max_depth.
   void parse_array(json_value& v, int depth) {
     v.type = json_value::kind::array;
     advance();  // [
@@ -286,7 +290,7 @@ class json_parser {
   }
 
   std::string parse_string() {
-    const text_position start = at_;
+    const text_position start = m_at;
     advance();  // opening quote
     std::string out;
     while (true) {
@@ -311,7 +315,7 @@ class json_parser {
         fail_at(start, "the string starting here is not closed");
       }
       const char e = peek();
-      const text_position escape_at{at_.line, at_.column - 1};
+      const text_position escape_at{m_at.line, m_at.column - 1};
       advance();
       switch (e) {
         case '"':
@@ -342,7 +346,7 @@ class json_parser {
           unsigned code = read_hex4();
           if (code >= 0xD800 && code < 0xDC00) {
             // A high surrogate must be followed by a low one: together they are one character.
-            if (pos_ + 1 >= text_.size() || text_[pos_] != '\\' || text_[pos_ + 1] != 'u') {
+            if (m_pos + 1 >= m_text.size() || m_text[m_pos] != '\\' || m_text[m_pos + 1] != 'u') {
               fail_at(escape_at, "a \\u high surrogate without the low surrogate after it");
             }
             advance();
@@ -365,7 +369,7 @@ class json_parser {
   }
 
   void parse_number(json_value& v) {
-    const std::size_t begin = pos_;
+    const std::size_t begin = m_pos;
     const auto digits       = [&] {
       std::size_t count = 0;
       while (!done() && peek() >= '0' && peek() <= '9') {
@@ -404,7 +408,7 @@ class json_parser {
       }
     }
     v.type               = json_value::kind::number;
-    v.text               = std::string(text_.substr(begin, pos_ - begin));
+    v.text               = std::string(m_text.substr(begin, m_pos - begin));
     const auto [end, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), v.number);
     if (ec == std::errc::result_out_of_range &&
         std::fabs(std::strtod(v.text.c_str(), nullptr)) > 1) {

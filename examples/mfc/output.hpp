@@ -48,7 +48,9 @@ inline std::string fortran_f(double value, int width, int decimals) {
     }
   }
   if (static_cast<int>(text.size()) > width) {
-    return std::string(static_cast<std::size_t>(width), '*');
+    // Fortran fills a field too narrow for its value with asterisks.
+    std::string stars(static_cast<std::size_t>(width), '*');
+    return stars;
   }
   return std::string(static_cast<std::size_t>(width) - text.size(), ' ') + text;
 }

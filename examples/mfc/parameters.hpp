@@ -205,7 +205,7 @@ class parameter_store {
                        "' is not implemented by this port (loopnest-mfc --list-parameters "
                        "lists those that are)");
     }
-    if (!replace && values_.count(key) != 0) {
+    if (!replace && m_values.count(key) != 0) {
       throw case_error(origin + ": parameter '" + key + "' is given twice");
     }
     parameter p;
@@ -215,7 +215,8 @@ class parameter_store {
     p.origin  = origin;
     for (const int index : p.indices) {
       if (index < 0) {
-        throw case_error(origin + ": '" + key + "': index out of range");
+        throw case_error(
+            std::string(origin).append(": '").append(key).append("': index out of range"));
       }
     }
     const auto wrong_type = [&](const char* expected) {
@@ -266,19 +267,19 @@ class parameter_store {
                        " is not implemented by this port (it implements " +
                        value_list(spec->allowed) + ": " + spec->meaning + ")");
     }
-    values_[key] = std::move(p);
+    m_values[key] = std::move(p);
   }
 
   const parameter* find(const std::string& key) const {
-    const auto it = values_.find(key);
-    return it == values_.end() ? nullptr : &it->second;
+    const auto it = m_values.find(key);
+    return it == m_values.end() ? nullptr : &it->second;
   }
   bool has(const std::string& key) const { return find(key) != nullptr; }
 
-  const std::map<std::string, parameter>& all() const { return values_; }
+  const std::map<std::string, parameter>& all() const { return m_values; }
 
  private:
-  std::map<std::string, parameter> values_;
+  std::map<std::string, parameter> m_values;
 };
 
 // Reads "key=value" as given to --override: T and F are logicals, a JSON number is a number, any

@@ -96,10 +96,10 @@ TEST(mfc_patches, a_smoothed_sphere_blends_into_its_smooth_patch) {
   case_config c;
   c.num_dims   = 3;
   c.num_fluids = 2;
-  for (int d = 0; d < 3; ++d) {
-    c.axis[d].cells_minus_one = 3;
-    c.axis[d].beg             = 0.;
-    c.axis[d].end             = 1.;
+  for (auto& axis : c.axis) {
+    axis.cells_minus_one = 3;
+    axis.beg             = 0.;
+    axis.end             = 1.;
   }
   patch_config cube;
   cube.geometry = 9;
