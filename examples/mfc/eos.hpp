@@ -29,12 +29,24 @@ struct equation_index {
   KOKKOS_INLINE_FUNCTION int sys_size() const { return 2 * num_fluids + num_dims + 1; }
 };
 
+// The same equations at fixed places, whatever the case has (two fluids' and three directions'
+// places, the absent ones unused): the layout of the kernels' per-cell arrays, whose indices are
+// then known at compile time and stay in registers on a GPU.
+struct slot_index {
+  int num_fluids = 1;
+  int num_dims   = 1;
+  KOKKOS_INLINE_FUNCTION static constexpr int cont(int k) { return k; }
+  KOKKOS_INLINE_FUNCTION static constexpr int mom(int d) { return eos_max_fluids + d; }
+  KOKKOS_INLINE_FUNCTION static constexpr int energy() { return eos_max_fluids + 3; }
+  KOKKOS_INLINE_FUNCTION static constexpr int adv(int k) { return eos_max_fluids + 4 + k; }
+};
+
 // The fluids as MFC stores them: gammas(k) = fluid_pp(k)%gamma = 1/(gamma_k - 1) and
 // pi_infs(k) = fluid_pp(k)%pi_inf = gamma_k*pi_inf_k/(gamma_k - 1), already transformed by the
 // case file (m_variables_conversion.fpp, s_initialize_variables_conversion_module), and qvs(k).
-template <class T>
+template <class T, class Index = equation_index>
 struct stiffened_gas {
-  equation_index index;
+  Index index;
   T gammas[eos_max_fluids]  = {};
   T pi_infs[eos_max_fluids] = {};
   T qvs[eos_max_fluids]     = {};
@@ -66,36 +78,36 @@ KOKKOS_INLINE_FUNCTION T fortran_min(T a, T b) {
 // s_compute_species_fraction (no bubbles, no IGR): the partial densities and volume fractions of
 // a cell's vector q (conservative or primitive, they agree there), clipped and renormalised when
 // mpp_lim is set.
-template <class T>
-KOKKOS_INLINE_FUNCTION void species_fraction(const stiffened_gas<T>& eos, const T* q, T* alpha_rho,
-                                             T* alpha) {
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION void species_fraction(const stiffened_gas<T, Index>& eos, const T* q,
+                                             T* alpha_rho, T* alpha) {
   const int nf = eos.index.num_fluids;
-  for (int k = 0; k < nf; ++k) {
+  for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
     alpha_rho[k] = q[eos.index.cont(k)];
     alpha[k]     = q[eos.index.adv(k)];
   }
   if (eos.mpp_lim) {
     T sum = T(0);
-    for (int k = 0; k < nf; ++k) {
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
       alpha_rho[k] = fortran_max(T(0), alpha_rho[k]);
       alpha[k]     = fortran_min(fortran_max(T(0), alpha[k]), T(1));
     }
-    for (int k = 0; k < nf; ++k) {
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
       sum = sum + alpha[k];
     }
     const T norm = fortran_max(sum, T(1.e-16));
-    for (int k = 0; k < nf; ++k) {
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
       alpha[k] = alpha[k] / norm;
     }
   }
 }
 
 // The sums of s_convert_species_to_mixture_variables, fluid by fluid in order.
-template <class T>
-KOKKOS_INLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T>& eos, const T* alpha_rho,
-                                               const T* alpha) {
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T, Index>& eos,
+                                               const T* alpha_rho, const T* alpha) {
   mixture<T> mix{T(0), T(0), T(0), T(0)};
-  for (int k = 0; k < eos.index.num_fluids; ++k) {
+  for (int k = 0; k < eos_max_fluids && k < eos.index.num_fluids; ++k) {
     mix.rho    = mix.rho + alpha_rho[k];
     mix.gamma  = mix.gamma + alpha[k] * eos.gammas[k];
     mix.pi_inf = mix.pi_inf + alpha[k] * eos.pi_infs[k];
@@ -105,8 +117,8 @@ KOKKOS_INLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T>& eos, cons
 }
 
 // pre_process's mixture of a cell vector (s_convert_species_to_mixture_variables).
-template <class T>
-KOKKOS_INLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T>& eos, const T* q) {
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T, Index>& eos, const T* q) {
   T alpha_rho[eos_max_fluids];
   T alpha[eos_max_fluids];
   species_fraction(eos, q, alpha_rho, alpha);
@@ -115,21 +127,21 @@ KOKKOS_INLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T>& eos, const 
 
 // simulation's mixture (s_convert_species_to_mixture_variables_acc): with mpp_lim it clips and
 // renormalises the fractions once more, against sgm_eps, before the sums.
-template <class T>
-KOKKOS_INLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T>& eos, T* alpha_rho,
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T, Index>& eos, T* alpha_rho,
                                                  T* alpha) {
   const int nf = eos.index.num_fluids;
   if (eos.mpp_lim) {
-    for (int k = 0; k < nf; ++k) {
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
       alpha_rho[k] = fortran_max(T(0), alpha_rho[k]);
       alpha[k]     = fortran_min(fortran_max(T(0), alpha[k]), T(1));
     }
     T sum = T(0);
-    for (int k = 0; k < nf; ++k) {
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
       sum = sum + alpha[k];
     }
     const T norm = fortran_max(sum, sgm_eps<T>());
-    for (int k = 0; k < nf; ++k) {
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
       alpha[k] = alpha[k] / norm;
     }
   }
@@ -144,19 +156,19 @@ KOKKOS_INLINE_FUNCTION T pressure(T energy, T dyn_p, T pi_inf, T gamma, T qv) {
 
 // s_convert_primitive_to_conservative_variables (pre_process, the only place MFC converts this
 // way): alpha and alpha_rho carried over, m = rho*u, E = Gamma*p + 0.5*sum(m*u) + Pi + qv.
-template <class T>
-KOKKOS_INLINE_FUNCTION void primitive_to_conservative(const stiffened_gas<T>& eos, const T* prim,
-                                                      T* cons) {
-  const equation_index& ix = eos.index;
-  const mixture<T> mix     = mixture_of(eos, prim);
-  for (int k = 0; k < ix.num_fluids; ++k) {
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION void primitive_to_conservative(const stiffened_gas<T, Index>& eos,
+                                                      const T* prim, T* cons) {
+  const Index& ix      = eos.index;
+  const mixture<T> mix = mixture_of(eos, prim);
+  for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
     cons[ix.adv(k)] = prim[ix.adv(k)];
   }
-  for (int k = 0; k < ix.num_fluids; ++k) {
+  for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
     cons[ix.cont(k)] = prim[ix.cont(k)];
   }
   T dyn_pres = T(0);
-  for (int d = 0; d < ix.num_dims; ++d) {
+  for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
     cons[ix.mom(d)] = mix.rho * prim[ix.mom(d)];
     dyn_pres        = dyn_pres + cons[ix.mom(d)] * prim[ix.mom(d)] / T(2);
   }
@@ -169,28 +181,29 @@ enum class conversion_site { pre_process, simulation };
 
 // s_convert_conservative_to_primitive_variables for one cell (model_eqns = 2, no bubbles, no
 // elasticity, no chemistry): alpha_rho and alpha carried over, u = m/rho, p from the energy.
-template <class T>
-KOKKOS_INLINE_FUNCTION void conservative_to_primitive(const stiffened_gas<T>& eos, const T* cons,
-                                                      T* prim, conversion_site site) {
-  const equation_index& ix = eos.index;
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION void conservative_to_primitive(const stiffened_gas<T, Index>& eos,
+                                                      const T* cons, T* prim,
+                                                      conversion_site site) {
+  const Index& ix = eos.index;
   T alpha_rho[eos_max_fluids];
   T alpha[eos_max_fluids];
   species_fraction(eos, cons, alpha_rho, alpha);
   mixture<T> mix = site == conversion_site::simulation ? mixture_of_acc(eos, alpha_rho, alpha)
                                                        : mixture_sums(eos, alpha_rho, alpha);
-  for (int k = 0; k < ix.num_fluids; ++k) {
+  for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
     prim[ix.cont(k)] = cons[ix.cont(k)];
   }
   if (site == conversion_site::simulation) {
     mix.rho = fortran_max(mix.rho, sgm_eps<T>());
   }
   T dyn_pres = T(0);
-  for (int d = 0; d < ix.num_dims; ++d) {
+  for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
     prim[ix.mom(d)] = cons[ix.mom(d)] / mix.rho;
     dyn_pres        = dyn_pres + T(5.e-1) * cons[ix.mom(d)] * prim[ix.mom(d)];
   }
   prim[ix.energy()] = pressure(cons[ix.energy()], dyn_pres, mix.pi_inf, mix.gamma, mix.qv);
-  for (int k = 0; k < ix.num_fluids; ++k) {
+  for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
     prim[ix.adv(k)] = cons[ix.adv(k)];
   }
 }

@@ -1,7 +1,7 @@
-// loopnest-mfc: MFC's five-equation model (model_eqns = 2) on loopnest, from MFC's own case files.
-// This is the host-side foundation: it reads and checks a case, builds MFC's grid and initial
-// condition, and writes MFC's step output for the first time step. The right-hand side and the
-// time loop are not ported yet, and nothing here pretends otherwise.
+// loopnest-mfc: MFC's five-equation model (model_eqns = 2) on loopnest, from MFC's own case files:
+// reads and checks a case, builds MFC's grid and initial condition, runs MFC's right-hand side
+// (WENO5, HLLC, the volume-fraction source) with SSP-RK3 on the schedule chosen at run time, and
+// writes MFC's serial output and grind time.
 #include "case.hpp"
 #include "eos.hpp"
 #include "grid.hpp"
@@ -9,8 +9,18 @@
 #include "output.hpp"
 #include "parameters.hpp"
 #include "patches.hpp"
+#include "simulation.hpp"
 
+#include <loopnest/schedule.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -20,25 +30,36 @@
 
 namespace {
 
-// Exit statuses: done; a case or command line the port refuses (nothing written); an output that
-// could not be written.
-enum exit_status { done = 0, refused = 2, io_error = 3 };
+// Exit statuses: done; the run went unphysical; a case or command line the port refuses (nothing
+// written); an output that could not be written.
+enum exit_status { done = 0, unphysical = 1, refused = 2, io_error = 3 };
 
 void print_usage(std::FILE* to) {
   std::fprintf(
       to,
       "usage: loopnest-mfc CASE.json [--override KEY=VALUE]... [--case-dir DIR]\n"
+      "                    [--precision fp64|fp32] [--schedule SCHEDULE] [--profile]\n"
       "       loopnest-mfc --list-parameters\n"
       "Reads the JSON dictionary an MFC case.py prints (python3 case.py > CASE.json) for\n"
       "model_eqns = 2, checks every parameter before anything runs, builds MFC's grid and\n"
-      "initial condition and writes MFC's serial output of step t_step_start to DIR/D\n"
-      "(cons.<v>.00.<step>.dat; prim.* in 1D and with prim_vars_wrt = T).\n"
-      "The right-hand side is not ported yet: no time step is taken.\n"
+      "initial condition, takes SSP-RK3 steps of dt from t_step_start to t_step_stop with\n"
+      "MFC's right-hand side (WENO5, HLLC, volume-fraction source) and writes MFC's serial\n"
+      "output to DIR/D (cons.<v>.00.<step>.dat; prim.* in 1D and with prim_vars_wrt = T) at\n"
+      "t_step_start, every t_step_save steps and at t_step_stop. The files appear in D/ when\n"
+      "the run has ended well; until then they are kept aside.\n"
       "  --override KEY=VALUE  replace or add one parameter (T and F are logicals)\n"
       "  --case-dir DIR        where D/ goes (default: the directory of CASE.json)\n"
+      "  --precision P         fp64 (default) or fp32: the scalar type of the whole run\n"
+      "  --schedule S          how every loop maps onto the device: collapse3 (default),\n"
+      "                        collapse4, flat or automatic (loopnest's schedules)\n"
+      "  --profile             fence and time every loop; print each loop's time and its share\n"
+      "                        of the copy bandwidth measured in the same run\n"
       "  --list-parameters     the parameters this port implements, and their allowed values\n"
-      "Exit status: 0 written; 2 the case or the command line is refused (one line naming\n"
-      "the parameter, nothing written); 3 an output could not be written.\n");
+      "Prints MFC's 'Performance: X ns/gp/eq/rhs' (seconds per step after four warm-up\n"
+      "steps, over sys_size*m*n*p, as MFC computes it).\n"
+      "Exit status: 0 done; 1 the run went unphysical (the step and the cell are named, no\n"
+      "output is put in D/); 2 the case or the command line is refused (one line naming the\n"
+      "parameter, nothing written); 3 an output could not be written.\n");
 }
 
 void list_parameters() {
@@ -56,6 +77,9 @@ struct options {
   std::string case_file;
   std::string case_dir;
   std::vector<std::string> overrides;
+  std::string precision = "fp64";
+  std::string schedule  = "collapse3";
+  bool profile          = false;
 };
 
 std::string directory_of(const std::string& path) {
@@ -67,11 +91,32 @@ options parse_arguments(int argc, char* argv[]) {
   options o;
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
-    if (arg == "--override" || arg == "--case-dir") {
+    if (arg == "--override" || arg == "--case-dir" || arg == "--precision" || arg == "--schedule") {
       if (k + 1 >= argc) {
         throw loopnest_mfc::case_error(arg + " needs a value");
       }
-      (arg == "--override" ? o.overrides.emplace_back() : o.case_dir) = argv[++k];
+      const std::string value = argv[++k];
+      if (arg == "--override") {
+        o.overrides.push_back(value);
+      } else if (arg == "--case-dir") {
+        o.case_dir = value;
+      } else if (arg == "--precision") {
+        if (value != "fp64" && value != "fp32") {
+          throw loopnest_mfc::case_error("--precision '" + value + "': it is fp64 or fp32");
+        }
+        o.precision = value;
+      } else {
+        if (value != "collapse3" && value != "collapse4" && value != "flat" &&
+            value != "automatic") {
+          throw loopnest_mfc::case_error("--schedule '" + value +
+                                         "': it is collapse3, collapse4, flat or automatic");
+        }
+        o.schedule = value;
+      }
+    } else if (arg.rfind("--kokkos-", 0) == 0) {
+      continue;  // Kokkos' own options, read by Kokkos::initialize
+    } else if (arg == "--profile") {
+      o.profile = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       throw loopnest_mfc::case_error("unknown option '" + arg + "'");
     } else if (o.case_file.empty()) {
@@ -87,6 +132,140 @@ options parse_arguments(int argc, char* argv[]) {
     o.case_dir = directory_of(o.case_file);
   }
   return o;
+}
+
+// The run writes into a directory of its own beside D/ and moves its files into D/ only when it
+// has ended well, so that a run that fails leaves no output that looks like a result.
+class staged_output {
+ public:
+  explicit staged_output(const std::string& case_dir)
+      : m_case_dir(case_dir),
+        m_stage(case_dir + "/.loopnest-mfc-" + std::to_string(static_cast<long>(::getpid()))) {
+    if (::mkdir(m_stage.c_str(), 0777) != 0) {
+      throw std::runtime_error("cannot create '" + m_stage + "': " + std::strerror(errno));
+    }
+  }
+  staged_output(const staged_output&)            = delete;
+  staged_output& operator=(const staged_output&) = delete;
+  ~staged_output() { discard(); }
+
+  const std::string& directory() const { return m_stage; }
+
+  // Moves each file written under the stage's D/ into CASE_DIR/D (made when missing); returns
+  // the final paths.
+  std::vector<std::string> publish(const std::vector<std::string>& written) {
+    const std::string d = m_case_dir + "/D";
+    if (::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw std::runtime_error("cannot create '" + d + "': " + std::strerror(errno));
+    }
+    std::vector<std::string> out;
+    for (const std::string& from : written) {
+      const std::string to = d + from.substr(from.find_last_of('/'));
+      if (std::rename(from.c_str(), to.c_str()) != 0) {
+        throw std::runtime_error("cannot move '" + from + "' to '" + to +
+                                 "': " + std::strerror(errno));
+      }
+      out.push_back(to);
+    }
+    discard();
+    return out;
+  }
+
+  // Removes the stage and whatever is still in it.
+  void discard() {
+    if (m_stage.empty()) {
+      return;
+    }
+    const std::string d = m_stage + "/D";
+    if (DIR* dir = ::opendir(d.c_str())) {
+      while (const dirent* e = ::readdir(dir)) {
+        const std::string name = e->d_name;
+        if (name != "." && name != "..") {
+          std::remove((d + "/" + name).c_str());
+        }
+      }
+      ::closedir(dir);
+    }
+    ::rmdir(d.c_str());
+    ::rmdir(m_stage.c_str());
+    m_stage.clear();
+  }
+
+ private:
+  std::string m_case_dir;
+  std::string m_stage;
+};
+
+// The device's copy bandwidth in bytes per second: the best of five copies of `bytes`.
+double copy_bandwidth(std::size_t bytes) {
+  Kokkos::View<char*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_a"), bytes);
+  Kokkos::View<char*> b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_b"), bytes);
+  Kokkos::deep_copy(a, char(1));
+  double best = 0.0;
+  for (int r = 0; r < 6; ++r) {
+    Kokkos::fence();
+    const auto start = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(b, a);
+    Kokkos::fence();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r > 0) {
+      best = std::max(best, 2.0 * static_cast<double>(bytes) / s);
+    }
+  }
+  return best;
+}
+
+void print_profile(const loopnest_mfc::kernel_profile& profile, double copy_bytes_per_second,
+                   int steps) {
+  double total = 0.0;
+  for (const auto& [name, e] : profile.entries()) {
+    total += e.seconds;
+  }
+  std::printf("PROFILE_COPY_BANDWIDTH_GBS=%.1f\n", copy_bytes_per_second * 1e-9);
+  std::printf("PROFILE %-20s %7s %12s %9s %12s %9s %9s\n", "loop", "calls", "ms_per_step", "share",
+              "GB_per_call", "GB/s", "of_copy");
+  for (const auto& [name, e] : profile.entries()) {
+    const double rate = e.bytes / e.seconds;
+    std::printf("PROFILE %-20s %7ld %12.4f %8.1f%% %12.4f %9.1f %8.1f%%\n", name.c_str(), e.calls,
+                1e3 * e.seconds / std::max(1, steps), 100.0 * e.seconds / total,
+                1e-9 * e.bytes / static_cast<double>(e.calls), 1e-9 * rate,
+                100.0 * rate / copy_bytes_per_second);
+  }
+  std::printf("PROFILE %-20s %7s %12.4f\n", "total", "", 1e3 * total / std::max(1, steps));
+}
+
+template <class T, class Schedule>
+loopnest_mfc::run_result run(const loopnest_mfc::case_config& c, const loopnest_mfc::grid& g,
+                             const loopnest_mfc::initial_condition& ic, const options& o,
+                             const std::string& out_dir) {
+  const loopnest_mfc::host_fields cons = loopnest_mfc::conservative_of<T>(c, ic.prim);
+  loopnest_mfc::kernel_profile profile(o.profile);
+  loopnest_mfc::run_result r =
+      loopnest_mfc::run_case<T, Schedule>(c, g, cons, out_dir, profile, o.profile);
+  if (o.profile) {
+    const std::size_t bytes = static_cast<std::size_t>(c.sys_size()) * (c.m() + 1) * (c.n() + 1) *
+                              (c.p() + 1) * sizeof(T);
+    print_profile(profile, copy_bandwidth(bytes), r.steps);
+  }
+  return r;
+}
+
+template <class T>
+loopnest_mfc::run_result run_precision(const loopnest_mfc::case_config& c,
+                                       const loopnest_mfc::grid& g,
+                                       const loopnest_mfc::initial_condition& ic, const options& o,
+                                       const std::string& out_dir) {
+  if (o.schedule == "collapse4") {
+    return run<T, loopnest::collapse4>(c, g, ic, o, out_dir);
+  }
+  if (o.schedule == "flat") {
+    return run<T, loopnest::flat>(c, g, ic, o, out_dir);
+  }
+  if (o.schedule == "automatic") {
+    return run<T, loopnest::automatic>(c, g, ic, o, out_dir);
+  }
+  return run<T, loopnest::collapse3>(c, g, ic, o, out_dir);
 }
 
 }  // namespace
@@ -116,13 +295,22 @@ int main(int argc, char* argv[]) {
     return refused;
   }
 
+  const Kokkos::ScopeGuard kokkos(argc, argv);
   const loopnest_mfc::grid g               = loopnest_mfc::generate_grid(c);
   const loopnest_mfc::initial_condition ic = loopnest_mfc::apply_patches(c, g);
-  const loopnest_mfc::host_fields cons     = loopnest_mfc::conservative_of<double>(c, ic.prim);
-  const loopnest_mfc::host_fields prim     = loopnest_mfc::primitive_of<double>(c, cons);
+  loopnest_mfc::run_result r;
   std::vector<std::string> written;
   try {
-    written = loopnest_mfc::write_serial_data_files(o.case_dir, c, g, cons, prim, c.t_step_start);
+    staged_output stage(o.case_dir);
+    try {
+      r = o.precision == "fp32" ? run_precision<float>(c, g, ic, o, stage.directory())
+                                : run_precision<double>(c, g, ic, o, stage.directory());
+    } catch (const loopnest_mfc::unphysical_state& e) {
+      std::fprintf(stderr, "loopnest-mfc: %s; nothing was put in %s/D\n", e.what(),
+                   o.case_dir.c_str());
+      return unphysical;
+    }
+    written = stage.publish(r.written);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
     return io_error;
@@ -130,9 +318,13 @@ int main(int argc, char* argv[]) {
   std::printf("CASE=%s\nDIMENSIONS=%d\nCELLS=%d %d %d\nFLUIDS=%d\nEQUATIONS=%d\nPATCHES=%zu\n",
               c.source.c_str(), c.num_dims, c.m() + 1, c.n() + 1, c.p() + 1, c.num_fluids,
               c.sys_size(), c.patches.size());
-  std::printf("STEP=%d\nFILES=%zu\nOUTPUT=%s/D\n", c.t_step_start, written.size(),
+  std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
+              o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, written.size(),
               o.case_dir.c_str());
-  std::printf("RHS=NOT_PORTED (no time step taken)\n");
+  if (r.timed_steps > 0) {
+    std::printf("Time per step: %.6e s\n", r.time_avg);
+    std::printf("Performance: %.6f ns/gp/eq/rhs\n", r.grind_time);
+  }
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     std::fprintf(stderr, "loopnest-mfc: writing standard output failed\n");
     return io_error;

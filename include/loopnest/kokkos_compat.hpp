@@ -43,6 +43,27 @@ KOKKOS_INLINE_FUNCTION T fma(T a, T b, T c) {
 #endif
 }
 
+// The square root and Fortran's SIGN (magnitude of a, sign of b, -0.0 included) on every
+// backend: Kokkos 3.4 keeps sqrt in Kokkos::Experimental and has no copysign.
+template <class T>
+KOKKOS_INLINE_FUNCTION T sqrt(T x) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::sqrt(x);
+#else
+  return Kokkos::Experimental::sqrt(x);
+#endif
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T copysign(T a, T b) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::copysign(a, b);
+#elif defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return ::copysign(a, b);
+#else
+  return std::copysign(a, b);
+#endif
+}
+
 }  // namespace loopnest
 
 #endif

@@ -1,0 +1,497 @@
+// MFC's right-hand side for the five-equation model (src/simulation/m_rhs.fpp, s_compute_rhs)
+// and its SSP-RK3 step (m_time_steppers.fpp, s_3rd_order_tvd_rk) on loopnest's loops, the
+// schedule a template argument of every loop:
+//   conservative -> primitive on the interior; boundary conditions on the primitive variables;
+//   per direction: WENO5 at both sides of every cell boundary and the HLLC flux there (MFC's
+//   s_reconstruct_cell_boundary_values, s_riemann_solver and s_finalize_riemann_solver in one
+//   boundary loop), then the flux difference and the volume-fraction source term
+//   (s_compute_advection_source_term) in one (cell, variable) loop.
+// Each value is computed by MFC's arithmetic in MFC's order; what is fused is only where the
+// values live: the reconstructed states never leave registers (MFC stores them, transposed for
+// y and z, and reads them back), and the fluxes are written in the grid's own order, so that
+// MFC's finalize (a copy back from the transposed order) has nothing to do.
+#ifndef LOOPNEST_MFC_RHS_HPP
+#define LOOPNEST_MFC_RHS_HPP
+
+#include "case.hpp"
+#include "eos.hpp"
+#include "grid.hpp"
+#include "patches.hpp"
+#include "riemann.hpp"
+#include "weno.hpp"
+
+#include <loopnest/box.hpp>
+#include <loopnest/field_set.hpp>
+#include <loopnest/for_each.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loopnest_mfc {
+
+// Where each of the kernels' fixed places (slot_index) is in the case's variables, -1 when the
+// case does not have it.
+struct slot_map {
+  int var[max_equations];
+
+  static slot_map of(const equation_index& ix) {
+    slot_map s{};
+    for (int& v : s.var) {
+      v = -1;
+    }
+    for (int k = 0; k < ix.num_fluids; ++k) {
+      s.var[slot_index::cont(k)] = ix.cont(k);
+      s.var[slot_index::adv(k)]  = ix.adv(k);
+    }
+    for (int d = 0; d < ix.num_dims; ++d) {
+      s.var[slot_index::mom(d)] = ix.mom(d);
+    }
+    s.var[slot_index::energy()] = ix.energy();
+    return s;
+  }
+};
+
+// Kernel time per loop when profiling (each loop fenced); nothing otherwise.
+class kernel_profile {
+ public:
+  struct entry {
+    double seconds = 0.0;
+    double bytes   = 0.0;  // what the loop must move, once per call
+    long calls     = 0;
+  };
+
+  explicit kernel_profile(bool on) : m_on(on) {}
+  bool on() const { return m_on; }
+
+  template <class ExecutionSpace, class Launch>
+  void run(const ExecutionSpace& exec, const std::string& name, double bytes,
+           const Launch& launch) {
+    if (!m_on) {
+      launch();
+      return;
+    }
+    exec.fence();
+    const auto start = std::chrono::steady_clock::now();
+    launch();
+    exec.fence();
+    entry& e = m_entries[name];
+    e.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    e.bytes += bytes;
+    ++e.calls;
+  }
+  const std::map<std::string, entry>& entries() const { return m_entries; }
+
+ private:
+  bool m_on;
+  std::map<std::string, entry> m_entries;
+};
+
+namespace detail {
+
+template <int D>
+KOKKOS_INLINE_FUNCTION int along(int i, int j, int k) {
+  return D == 0 ? i : D == 1 ? j : k;
+}
+template <int D>
+KOKKOS_INLINE_FUNCTION void shifted(int& i, int& j, int& k, int by) {
+  (D == 0 ? i : D == 1 ? j : k) += by;
+}
+
+// At the boundary between cells f and f + 1 of direction D (f = -1 .. m): WENO5 of every
+// variable from both sides, then the HLLC flux and u*.
+template <class T, int D>
+struct boundary_flux {
+  loopnest::field_set_ref<T> prim, flux, u_star;
+  const weno5_coefficients<T>* coefficients;  // entry f + 1 is cell f
+  stiffened_gas<T, slot_index> eos;
+  slot_map slots;
+  T weno_eps;
+  bool mapped, mixture_err;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const int f                     = along<D>(i, j, k);
+    const weno5_coefficients<T>& cl = coefficients[f + 1];
+    const weno5_coefficients<T>& cr = coefficients[f + 2];
+    T ql[max_equations]             = {};
+    T qr[max_equations]             = {};
+    for (int s = 0; s < max_equations; ++s) {
+      const int v = slots.var[s];
+      if (v < 0) {
+        continue;
+      }
+      T lower[5];
+      T upper[5];
+      for (int o = 0; o < 6; ++o) {
+        int a = i, b = j, c = k;
+        shifted<D>(a, b, c, o - 2);
+        const T value = prim.load(v, a, b, c);
+        if (o < 5) {
+          lower[o] = value;
+        }
+        if (o > 0) {
+          upper[o - 1] = value;
+        }
+      }
+      // MFC's solver takes the upper boundary of cell f (qR_rs, poly_coef_cbR) as its left
+      // state and the lower boundary of cell f + 1 (qL_rs, cbL) as its right state.
+      ql[s] = weno5_stencil<T>(lower, cl.beta, weno_eps).at(cl.poly_r, cl.d_r, mapped);
+      qr[s] = weno5_stencil<T>(upper, cr.beta, weno_eps).at(cr.poly_l, cr.d_l, mapped);
+    }
+    T fl[max_equations] = {};
+    T us                = T(0);
+    hllc_flux(eos, mixture_err, D, ql, qr, fl, us);
+    for (int s = 0; s < max_equations; ++s) {
+      if (slots.var[s] >= 0) {
+        flux(slots.var[s], i, j, k) = fl[s];
+      }
+    }
+    u_star(0, i, j, k) = us;
+  }
+};
+
+// rhs = (1/dx)*(F(j - 1) - F(j)) [+ rhs for y and z], and for the volume fractions
+// + (1/dx)*alpha*(u*(j) - u*(j - 1)): m_rhs's two loops, one after the other per value.
+template <class T, int D>
+struct flux_difference_and_source {
+  loopnest::field_set_ref<T> q_cons, flux, u_star, rhs;
+  int first_adv;
+  bool assign;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, int v, T inv_d) const {
+    int a = i, b = j, c = k;
+    shifted<D>(a, b, c, -1);
+    T r = inv_d * (flux.load(v, a, b, c) - flux.load(v, i, j, k));
+    if (!assign) {
+      r = rhs.load(v, i, j, k) + r;
+    }
+    if (v >= first_adv) {
+      r = r + inv_d * q_cons.load(v, i, j, k) * (u_star.load(0, i, j, k) - u_star.load(0, a, b, c));
+    }
+    rhs(v, i, j, k) = r;
+  }
+};
+
+template <class T, int D>
+struct inverse_width {
+  Kokkos::View<const T*> inv;
+  KOKKOS_INLINE_FUNCTION T operator()(int i, int j, int k) const { return inv(along<D>(i, j, k)); }
+};
+
+// Boundary conditions -1, -2, -3 of direction D on the primitive variables: index g of the box
+// along D runs over the `ghost` layers below the domain, then those above.
+template <class T, int D>
+struct fill_ghosts {
+  loopnest::field_set_ref<T> prim;
+  int m, ghost, bc_beg, bc_end, normal_momentum;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
+    const int g     = along<D>(i, j, k);
+    const bool low  = g < ghost;
+    const int layer = low ? g : g - ghost;  // MFC's j - 1
+    const int bc    = low ? bc_beg : bc_end;
+    int to          = low ? -1 - layer : m + 1 + layer;
+    int from;
+    if (bc == -1) {
+      from = low ? m - layer : layer;
+    } else if (bc == -2) {
+      from = low ? layer : m - layer;
+    } else {
+      from = low ? 0 : m;
+    }
+    int a = i, b = j, c = k;
+    (D == 0 ? a : D == 1 ? b : c) = from;
+    (D == 0 ? i : D == 1 ? j : k) = to;
+    const T value                 = prim.load(v, a, b, c);
+    prim(v, i, j, k)              = (bc == -2 && v == normal_momentum) ? -value : value;
+  }
+};
+
+}  // namespace detail
+
+// The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
+// primitive variables with MFC's buff_size ghost layers, the fluxes and u* of one direction.
+template <class T>
+class five_equation_solver {
+ public:
+  using execution_space = Kokkos::DefaultExecutionSpace;
+  using fields          = loopnest::field_set<T>;
+
+  five_equation_solver(const execution_space& exec, const case_config& c, const grid& g,
+                       bool profile)
+      : m_exec(exec),
+        m_case(c),
+        m_dims(c.num_dims),
+        m_q0(make_fields(exec, "loopnest_mfc::q_cons_ts1", c, c.sys_size())),
+        m_q1(make_fields(exec, "loopnest_mfc::q_cons_ts2", c, c.sys_size())),
+        m_rhs(make_fields(exec, "loopnest_mfc::rhs", c, c.sys_size())),
+        m_prim(make_fields(exec, "loopnest_mfc::q_prim", c, c.sys_size())),
+        m_flux(make_fields(exec, "loopnest_mfc::flux", c, c.sys_size())),
+        m_u_star(make_fields(exec, "loopnest_mfc::u_star", c, 1)),
+        m_profile(profile) {
+    const equation_index ix = equations_of(c);
+    m_slots                 = slot_map::of(ix);
+    m_eos.index.num_fluids  = c.num_fluids;
+    m_eos.index.num_dims    = c.num_dims;
+    m_eos.mpp_lim           = c.mpp_lim;
+    for (int k = 0; k < c.num_fluids; ++k) {
+      m_eos.gammas[k]  = static_cast<T>(c.fluids[k].gamma);
+      m_eos.pi_infs[k] = static_cast<T>(c.fluids[k].pi_inf);
+      m_eos.qvs[k]     = static_cast<T>(c.fluids[k].qv);
+    }
+    for (int d = 0; d < m_dims; ++d) {
+      const axis_grid& a                            = g.axis[d];
+      const std::vector<weno5_coefficients<T>> coef = weno5_coefficients_of<T>(a);
+      m_weno[d]                                     = Kokkos::View<weno5_coefficients<T>*>(
+          Kokkos::view_alloc(exec, "loopnest_mfc::weno" + std::to_string(d)), coef.size());
+      copy_to_device(coef, m_weno[d]);
+      std::vector<T> inv(static_cast<std::size_t>(a.m) + 1);
+      for (int i = 0; i <= a.m; ++i) {
+        // MFC's 1._wp/dx(k), in its working precision.
+        inv[static_cast<std::size_t>(i)] = T(1) / static_cast<T>(a.dx(i));
+      }
+      Kokkos::View<T*> v(Kokkos::view_alloc(exec, "loopnest_mfc::inv_d" + std::to_string(d)),
+                         inv.size());
+      copy_to_device(inv, v);
+      m_inv_d[d] = v;
+    }
+    exec.fence();
+  }
+
+  const fields& state() const { return m_q0; }
+  const kernel_profile& profile() const { return m_profile; }
+  int sys_size() const { return m_q0.nvar(); }
+
+  // Puts the interior of host fields (MFC's order) into q0.
+  void load(const host_fields& cons) {
+    for (int v = 0; v < cons.nvar; ++v) {
+      auto device = m_q0.field(v);
+      auto mirror = Kokkos::create_mirror_view(device);
+      for_interior([&](int i, int j, int k) {
+        mirror(i + buff_size, j + lower(1), k + lower(2)) = static_cast<T>(cons(v, i, j, k));
+      });
+      Kokkos::deep_copy(m_exec, device, mirror);
+      m_exec.fence();
+    }
+  }
+
+  // The interior of q0 as host fields.
+  host_fields conservative() const {
+    host_fields out(m_case.m() + 1, m_case.n() + 1, m_case.p() + 1, sys_size(), 0.0);
+    for (int v = 0; v < sys_size(); ++v) {
+      auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q0.field(v));
+      for_interior([&](int i, int j, int k) {
+        out(v, i, j, k) = static_cast<double>(mirror(i + buff_size, j + lower(1), k + lower(2)));
+      });
+    }
+    return out;
+  }
+
+  // MFC's s_compute_rhs(q): rhs from the conservative variables q.
+  template <class Schedule>
+  void compute_rhs(const fields& q, const fields& rhs) {
+    convert_to_primitive<Schedule>(q);
+    for (int d = 0; d < m_dims; ++d) {
+      fill_ghost_cells<Schedule>(d);
+    }
+    for (int d = 0; d < m_dims; ++d) {
+      direction<Schedule>(d, q, rhs);
+    }
+  }
+
+  // One SSP-RK3 step of dt (s_3rd_order_tvd_rk).
+  template <class Schedule>
+  void step() {
+    const T dt = static_cast<T>(m_case.dt);
+    compute_rhs<Schedule>(m_q0, m_rhs);
+    update<Schedule>("rk3_stage1", m_q1, m_q0, m_q1,
+                     [dt] KOKKOS_FUNCTION(T q0, T, T r) { return q0 + dt * r; });
+    compute_rhs<Schedule>(m_q1, m_rhs);
+    update<Schedule>("rk3_stage2", m_q1, m_q0, m_q1, [dt] KOKKOS_FUNCTION(T q0, T q1, T r) {
+      return (T(3) * q0 + q1 + dt * r) / T(4);
+    });
+    compute_rhs<Schedule>(m_q1, m_rhs);
+    update<Schedule>("rk3_stage3", m_q0, m_q0, m_q1, [dt] KOKKOS_FUNCTION(T q0, T q1, T r) {
+      return (q0 + T(2) * q1 + T(2) * dt * r) / T(3);
+    });
+  }
+
+ private:
+  execution_space m_exec;
+  case_config m_case;
+  int m_dims;
+  fields m_q0, m_q1, m_rhs, m_prim, m_flux, m_u_star;
+  stiffened_gas<T, slot_index> m_eos;
+  slot_map m_slots{};
+  Kokkos::View<weno5_coefficients<T>*> m_weno[3];
+  Kokkos::View<const T*> m_inv_d[3];
+  kernel_profile m_profile;
+
+  static fields make_fields(const execution_space& exec, const std::string& label,
+                            const case_config& c, int nvar) {
+    if (c.num_dims == 1) {
+      return fields(exec, label, nvar, {c.m() + 1}, buff_size);
+    }
+    if (c.num_dims == 2) {
+      return fields(exec, label, nvar, {c.m() + 1, c.n() + 1}, buff_size);
+    }
+    return fields(exec, label, nvar, {c.m() + 1, c.n() + 1, c.p() + 1}, buff_size);
+  }
+
+  int lower(int d) const { return -m_q0.lower(d); }
+
+  template <class F>
+  void for_interior(const F& f) const {
+    for (int k = 0; k <= m_case.p(); ++k) {
+      for (int j = 0; j <= m_case.n(); ++j) {
+        for (int i = 0; i <= m_case.m(); ++i) {
+          f(i, j, k);
+        }
+      }
+    }
+  }
+
+  template <class V, class Host>
+  void copy_to_device(const Host& host, const V& device) {
+    auto mirror = Kokkos::create_mirror_view(device);
+    for (std::size_t e = 0; e < host.size(); ++e) {
+      mirror(e) = host[e];
+    }
+    Kokkos::deep_copy(m_exec, device, mirror);
+    m_exec.fence();
+  }
+
+  double cells() const { return static_cast<double>(m_q0.interior().size()); }
+  double sweep() const { return cells() * sys_size() * sizeof(T); }
+
+  template <class Schedule>
+  void convert_to_primitive(const fields& q) {
+    const auto cons                        = q.ref();
+    const auto prim                        = m_prim.ref();
+    const stiffened_gas<T, slot_index> eos = m_eos;
+    const slot_map slots                   = m_slots;
+    m_profile.run(m_exec, "convert", 2 * sweep(), [&] {
+      loopnest::for_each_cell<Schedule>(
+          m_exec, m_q0.interior(),
+          KOKKOS_LAMBDA(int i, int j, int k) {
+            T c[max_equations] = {};
+            T p[max_equations] = {};
+            for (int s = 0; s < max_equations; ++s) {
+              if (slots.var[s] >= 0) {
+                c[s] = cons.load(slots.var[s], i, j, k);
+              }
+            }
+            conservative_to_primitive(eos, c, p, conversion_site::simulation);
+            for (int s = 0; s < max_equations; ++s) {
+              if (slots.var[s] >= 0) {
+                prim(slots.var[s], i, j, k) = p[s];
+              }
+            }
+          },
+          "loopnest_mfc::convert");
+    });
+  }
+
+  template <class Schedule>
+  void fill_ghost_cells(int d) {
+    if (d == 0) {
+      fill_ghost_cells_along<Schedule, 0>();
+    } else if (d == 1) {
+      fill_ghost_cells_along<Schedule, 1>();
+    } else {
+      fill_ghost_cells_along<Schedule, 2>();
+    }
+  }
+
+  template <class Schedule, int D>
+  void fill_ghost_cells_along() {
+    const axis_config& a = m_case.axis[D];
+    const detail::fill_ghosts<T, D> body{m_prim.ref(), a.cells_minus_one,
+                                         buff_size,    a.bc_beg,
+                                         a.bc_end,     equations_of(m_case).mom(D)};
+    int upper[3] = {m_case.m() + 1, m_case.n() + 1, m_case.p() + 1};
+    upper[D]     = 2 * buff_size;
+    const loopnest::box<3> layers({0, 0, 0}, {upper[0], upper[1], upper[2]});
+    const double bytes = 2.0 * static_cast<double>(layers.size()) * sys_size() * sizeof(T);
+    m_profile.run(m_exec, "boundaries", bytes, [&] {
+      loopnest::for_each_cell_var<Schedule>(m_exec, layers, sys_size(), body,
+                                            "loopnest_mfc::boundaries");
+    });
+  }
+
+  template <class Schedule>
+  void direction(int d, const fields& q, const fields& rhs) {
+    if (d == 0) {
+      direction_along<Schedule, 0>(q, rhs);
+    } else if (d == 1) {
+      direction_along<Schedule, 1>(q, rhs);
+    } else {
+      direction_along<Schedule, 2>(q, rhs);
+    }
+  }
+
+  template <class Schedule, int D>
+  void direction_along(const fields& q, const fields& rhs) {
+    static const char* const names[3] = {"x", "y", "z"};
+    const std::string axis            = names[D];
+    int lower[3]                      = {0, 0, 0};
+    int upper[3]                      = {m_case.m() + 1, m_case.n() + 1, m_case.p() + 1};
+    lower[D]                          = -1;
+    const loopnest::box<3> boundaries({lower[0], lower[1], lower[2]},
+                                      {upper[0], upper[1], upper[2]});
+    const detail::boundary_flux<T, D> flux{m_prim.ref(),
+                                           m_flux.ref(),
+                                           m_u_star.ref(),
+                                           m_weno[D].data(),
+                                           m_eos,
+                                           m_slots,
+                                           static_cast<T>(m_case.weno_eps),
+                                           m_case.mapped_weno,
+                                           m_case.mixture_err};
+    // Reads the primitive variables with WENO's halo along D, writes the fluxes and u*.
+    const double face_bytes =
+        static_cast<double>(boundaries.size()) * (2 * sys_size() + 1) * sizeof(T);
+    m_profile.run(m_exec, "weno_hllc_" + axis, face_bytes, [&] {
+      loopnest::for_each_cell<Schedule>(m_exec, boundaries, flux,
+                                        "loopnest_mfc::weno_hllc_" + axis);
+    });
+    const equation_index ix = equations_of(m_case);
+    const detail::flux_difference_and_source<T, D> difference{
+        q.ref(), m_flux.ref(), m_u_star.ref(), rhs.ref(), ix.adv(0), D == 0};
+    // Reads the fluxes, u*, alpha and (after x) rhs; writes rhs.
+    const double diff_bytes =
+        cells() * sizeof(T) *
+        ((D == 0 ? 2.0 : 3.0) * sys_size() + 1.0 + static_cast<double>(m_case.num_fluids));
+    m_profile.run(m_exec, "flux_difference_" + axis, diff_bytes, [&] {
+      loopnest::for_each_cell_var<Schedule>(
+          m_exec, m_q0.interior(), sys_size(),
+          loopnest::per_cell(detail::inverse_width<T, D>{m_inv_d[D]}), difference,
+          "loopnest_mfc::flux_difference_" + axis);
+    });
+  }
+
+  template <class Schedule, class Rule>
+  void update(const char* name, const fields& out, const fields& a, const fields& b,
+              const Rule& rule) {
+    const auto o   = out.ref();
+    const auto q0  = a.ref();
+    const auto q1  = b.ref();
+    const auto r   = m_rhs.ref();
+    const bool two = &a != &b;
+    m_profile.run(m_exec, name, (two ? 4.0 : 3.0) * sweep(), [&] {
+      loopnest::for_each_cell_var<Schedule>(
+          m_exec, m_q0.interior(), sys_size(),
+          KOKKOS_LAMBDA(int i, int j, int k, int v) {
+            o(v, i, j, k) = rule(q0.load(v, i, j, k), q1.load(v, i, j, k), r.load(v, i, j, k));
+          },
+          std::string("loopnest_mfc::") + name);
+    });
+  }
+};
+
+}  // namespace loopnest_mfc
+
+#endif

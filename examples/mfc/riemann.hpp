@@ -1,0 +1,127 @@
+// MFC's HLLC Riemann solver for the five-equation model (src/simulation/m_riemann_solvers.fpp,
+// s_hllc_riemann_solver, the "5-EQUATION MODEL WITH HLLC" branch) at one cell boundary:
+// wave_speeds = 1 (Davis' estimates), avg_state = 2 (whose average state only feeds speeds that
+// wave_speeds = 1 does not use), low_Mach = 0, alt_soundspeed = F. The order of operations is
+// MFC's, term for term.
+#ifndef LOOPNEST_MFC_RIEMANN_HPP
+#define LOOPNEST_MFC_RIEMANN_HPP
+
+#include "eos.hpp"
+
+#include <loopnest/kokkos_compat.hpp>
+
+namespace loopnest_mfc {
+
+// Fortran's SIGN(0.5, s): 0.5 with the sign of s, -0.0 included (gfortran's signed zeros).
+template <class T>
+KOKKOS_INLINE_FUNCTION T sign_half(T s) {
+  return loopnest::copysign(T(0.5), s);
+}
+
+// s_compute_speed_of_sound for model_eqns = 2 without alt_soundspeed: c^2 = (H - |u|^2/2 -
+// qv/rho)/Gamma; with mixture_err a negative c^2 gives 100*sgm_eps instead of a NaN.
+template <class T>
+KOKKOS_INLINE_FUNCTION T speed_of_sound(T rho, T gamma, T enthalpy, T vel_sum, T qv,
+                                        bool mixture_err) {
+  const T c2 = (enthalpy - T(5.e-1) * vel_sum - qv / rho) / gamma;
+  if (mixture_err && c2 < T(0)) {
+    return T(100) * sgm_eps<T>();
+  }
+  return loopnest::sqrt(c2);
+}
+
+// One side's reconstructed state q (sys_size primitive values), clipped as HLLC clips it with
+// mpp_lim, and its mixture, energy and enthalpy.
+template <class T, class Index>
+struct hllc_side {
+  T rho = T(0), gamma = T(0), pi_inf = T(0), qv = T(0);
+  T vel_rms = T(0), pres, energy, enthalpy;
+
+  KOKKOS_INLINE_FUNCTION hllc_side(const stiffened_gas<T, Index>& eos, T* q) {
+    const Index& ix = eos.index;
+    const int nf    = ix.num_fluids;
+    for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
+      vel_rms = vel_rms + q[ix.mom(d)] * q[ix.mom(d)];
+    }
+    pres = q[ix.energy()];
+    if (eos.mpp_lim) {
+      T alpha_sum = T(0);
+      for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+        q[ix.cont(k)] = fortran_max(T(0), q[ix.cont(k)]);
+        q[ix.adv(k)]  = fortran_min(fortran_max(T(0), q[ix.adv(k)]), T(1));
+        alpha_sum     = alpha_sum + q[ix.adv(k)];
+      }
+      for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+        q[ix.adv(k)] = q[ix.adv(k)] / fortran_max(alpha_sum, sgm_eps<T>());
+      }
+    }
+    for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+      rho    = rho + q[ix.cont(k)];
+      gamma  = gamma + q[ix.adv(k)] * eos.gammas[k];
+      pi_inf = pi_inf + q[ix.adv(k)] * eos.pi_infs[k];
+      qv     = qv + q[ix.cont(k)] * eos.qvs[k];
+    }
+    energy   = gamma * pres + pi_inf + T(5.e-1) * rho * vel_rms + qv;
+    enthalpy = (energy + pres) / rho;
+  }
+};
+
+// The HLLC flux through the boundary between the states ql (lower side) and qr (upper side)
+// whose normal is direction `dir`: flux[sys_size] and the boundary velocity u* that the
+// volume-fraction source term uses (MFC's flux_src(advxb)). ql and qr are clipped in place with
+// mpp_lim, as MFC clips its reconstructed arrays.
+template <class T, class Index>
+KOKKOS_INLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, bool mixture_err, int dir,
+                                      T* ql, T* qr, T* flux, T& u_star) {
+  const Index& ix = eos.index;
+  const hllc_side<T, Index> l(eos, ql);
+  const hllc_side<T, Index> r(eos, qr);
+  const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
+  const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
+  const T u_l = ql[ix.mom(dir)];
+  const T u_r = qr[ix.mom(dir)];
+
+  const T s_l = fortran_min(u_l - c_l, u_r - c_r);
+  const T s_r = fortran_max(u_r + c_r, u_l + c_l);
+  const T s_s = (r.pres - l.pres + l.rho * u_l * (s_l - u_l) - r.rho * u_r * (s_r - u_r)) /
+                (l.rho * (s_l - u_l) - r.rho * (s_r - u_r));
+  const T s_m  = fortran_min(T(0), s_l);
+  const T s_p  = fortran_max(T(0), s_r);
+  const T xi_l = (s_l - u_l) / (s_l - s_s);
+  const T xi_r = (s_r - u_r) / (s_r - s_s);
+  const T xi_m = T(5.e-1) + sign_half(s_s);
+  const T xi_p = T(5.e-1) - sign_half(s_s);
+
+  // The speeds at which mass, volume fractions and u* leave each side.
+  const T w_l = u_l + s_m * (xi_l - T(1));
+  const T w_r = u_r + s_p * (xi_r - T(1));
+  for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
+    flux[ix.cont(k)] = xi_m * ql[ix.cont(k)] * w_l + xi_p * qr[ix.cont(k)] * w_r;
+  }
+  // MFC adds (s_M/s_L)*(s_P/s_R)*dir_flg*pcorr with pcorr = 0 when low_Mach = 0: a zero.
+  for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
+    const T flg = d == dir ? T(1) : T(0);
+    const T v_l = ql[ix.mom(d)];
+    const T v_r = qr[ix.mom(d)];
+    flux[ix.mom(d)] =
+        xi_m * (l.rho * (u_l * v_l + s_m * (xi_l * (flg * s_s + (T(1) - flg) * v_l) - v_l)) +
+                flg * l.pres) +
+        xi_p * (r.rho * (u_r * v_r + s_p * (xi_r * (flg * s_s + (T(1) - flg) * v_r) - v_r)) +
+                flg * r.pres);
+  }
+  flux[ix.energy()] =
+      xi_m * (u_l * (l.energy + l.pres) +
+              s_m * (xi_l * (l.energy + (s_s - u_l) * (l.rho * s_s + l.pres / (s_l - u_l))) -
+                     l.energy)) +
+      xi_p * (u_r * (r.energy + r.pres) +
+              s_p * (xi_r * (r.energy + (s_s - u_r) * (r.rho * s_s + r.pres / (s_r - u_r))) -
+                     r.energy));
+  for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
+    flux[ix.adv(k)] = xi_m * ql[ix.adv(k)] * w_l + xi_p * qr[ix.adv(k)] * w_r;
+  }
+  u_star = xi_m * w_l + xi_p * w_r;
+}
+
+}  // namespace loopnest_mfc
+
+#endif

@@ -1,0 +1,160 @@
+// MFC's time loop (src/simulation/p_main.fpp, m_start_up.fpp s_perform_time_step, s_save_data,
+// s_save_performance_metrics) around five_equation_solver: SSP-RK3 steps of dt from t_step_start
+// to t_step_stop, MFC's D/ files at t_step_start, every t_step_save steps and at t_step_stop, a
+// state check after every step, and MFC's grind time.
+#ifndef LOOPNEST_MFC_SIMULATION_HPP
+#define LOOPNEST_MFC_SIMULATION_HPP
+
+#include "case.hpp"
+#include "grid.hpp"
+#include "output.hpp"
+#include "patches.hpp"
+#include "rhs.hpp"
+
+#include <loopnest/for_each.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace loopnest_mfc {
+
+// The run went unphysical: the step after which, the cell and what was wrong there.
+class unphysical_state : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct run_result {
+  int steps         = 0;
+  double time_avg   = 0.0;  // seconds per time step, MFC's time_avg (after its warm-up steps)
+  double grind_time = 0.0;  // ns per grid point per equation per right-hand side, as MFC prints
+  int timed_steps   = 0;
+  std::vector<std::string> written;
+};
+
+// MFC's grind time: seconds per step over sys_size*max(1, m)*max(1, n)*max(1, p).
+inline double grind_time_of(const case_config& c, double time_avg) {
+  return time_avg * 1.0e9 /
+         (static_cast<double>(c.sys_size()) * std::max(1, c.m()) * std::max(1, c.n()) *
+          std::max(1, c.p()));
+}
+
+namespace detail {
+
+// The first interior cell (in MFC's order, i fastest) whose state is not finite or whose
+// mixture density or pressure is negative, or -1: one loop over the cells, an atomic minimum.
+template <class Schedule, class T>
+long long first_unphysical_cell(const five_equation_solver<T>& s, const case_config& c) {
+  using exec_space = typename five_equation_solver<T>::execution_space;
+  const exec_space exec;
+  Kokkos::View<long long, typename five_equation_solver<T>::fields::memory_space> first(
+      Kokkos::view_alloc(exec, "loopnest_mfc::first_unphysical"));
+  const long long none = (1LL << 62);
+  Kokkos::deep_copy(exec, first, none);
+  const auto cons = s.state().ref();
+  stiffened_gas<T, slot_index> eos;
+  eos.index.num_fluids = c.num_fluids;
+  eos.index.num_dims   = c.num_dims;
+  eos.mpp_lim          = c.mpp_lim;
+  for (int k = 0; k < c.num_fluids; ++k) {
+    eos.gammas[k]  = static_cast<T>(c.fluids[k].gamma);
+    eos.pi_infs[k] = static_cast<T>(c.fluids[k].pi_inf);
+    eos.qvs[k]     = static_cast<T>(c.fluids[k].qv);
+  }
+  const slot_map slots = slot_map::of(equations_of(c));
+  const long long nx = c.m() + 1, ny = c.n() + 1;
+  loopnest::for_each_cell<Schedule>(
+      exec, s.state().interior(),
+      KOKKOS_LAMBDA(int i, int j, int k) {
+        T q[max_equations] = {};
+        T p[max_equations] = {};
+        bool bad           = false;
+        for (int v = 0; v < max_equations; ++v) {
+          if (slots.var[v] >= 0) {
+            q[v] = cons.load(slots.var[v], i, j, k);
+            bad  = bad || !(q[v] - q[v] == T(0));  // NaN or infinite
+          }
+        }
+        conservative_to_primitive(eos, q, p, conversion_site::pre_process);
+        T rho = T(0);
+        for (int f = 0; f < eos_max_fluids && f < eos.index.num_fluids; ++f) {
+          rho = rho + q[slot_index::cont(f)];
+        }
+        bad = bad || !(rho > T(0)) || !(p[slot_index::energy()] >= T(0));
+        if (bad) {
+          Kokkos::atomic_fetch_min(&first(), i + nx * (j + ny * static_cast<long long>(k)));
+        }
+      },
+      "loopnest_mfc::state_check");
+  long long host = none;
+  Kokkos::deep_copy(exec, host, first);
+  exec.fence();
+  return host == none ? -1 : host;
+}
+
+}  // namespace detail
+
+// Runs the case from the conservative initial condition `cons`, writing into `out_dir`/D (the
+// caller stages it); throws unphysical_state when a step leaves a cell unphysical.
+template <class T, class Schedule>
+run_result run_case(const case_config& c, const grid& g, const host_fields& cons,
+                    const std::string& out_dir, kernel_profile& profile_out, bool profile) {
+  five_equation_solver<T> solver(Kokkos::DefaultExecutionSpace(), c, g, profile);
+  solver.load(cons);
+  run_result result;
+  const auto save = [&](int step) {
+    const host_fields q              = solver.conservative();
+    const host_fields p              = primitive_of<T>(c, q);
+    const std::vector<std::string> w = write_serial_data_files(out_dir, c, g, q, p, step);
+    result.written.insert(result.written.end(), w.begin(), w.end());
+  };
+  save(c.t_step_start);
+  const int steps = c.t_step_stop - c.t_step_start;
+  // MFC averages from its fifth step on; a shorter run averages what it has.
+  const int warm_up = std::min(4, std::max(0, steps - 1));
+  double timed      = 0.0;
+  for (int n = 0; n < steps; ++n) {
+    const int t_step = c.t_step_start + n;
+    Kokkos::fence();
+    const auto start = std::chrono::steady_clock::now();
+    solver.template step<Schedule>();
+    Kokkos::fence();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (n >= warm_up) {
+      timed += seconds;
+      ++result.timed_steps;
+    }
+    const long long bad = detail::first_unphysical_cell<Schedule>(solver, c);
+    if (bad >= 0) {
+      const long long nx = c.m() + 1, ny = c.n() + 1;
+      throw unphysical_state("the state went unphysical in step " + std::to_string(t_step + 1) +
+                             " at cell (" + std::to_string(bad % nx) + ", " +
+                             std::to_string((bad / nx) % ny) + ", " +
+                             std::to_string(bad / (nx * ny)) +
+                             "): a value that is not finite, or a negative density or pressure");
+    }
+    const int done = t_step + 1;
+    if ((done - c.t_step_start) % c.t_step_save == 0 || done == c.t_step_stop) {
+      save(done);
+    }
+  }
+  result.steps = steps;
+  if (result.timed_steps > 0) {
+    result.time_avg   = timed / result.timed_steps;
+    result.grind_time = grind_time_of(c, result.time_avg);
+  }
+  profile_out = solver.profile();
+  return result;
+}
+
+}  // namespace loopnest_mfc
+
+#endif

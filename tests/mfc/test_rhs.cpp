@@ -1,0 +1,370 @@
+// loopnest-mfc's right-hand side and time step (examples/mfc/rhs.hpp, weno.hpp, riemann.hpp)
+// against what the five-equation model must do: shock tubes against the exact Riemann solver along
+// each direction, pressure and velocity kept uniform across a moving material interface,
+// conservation on periodic domains, the same bits under every schedule, and WENO's coefficients
+// against the uniform-grid constants.
+#include "exact_riemann.hpp"
+
+#include <gtest/gtest.h>
+#include <rhs.hpp>
+
+#include <loopnest/schedule.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using loopnest_mfc::case_config;
+using loopnest_mfc::host_fields;
+using loopnest_test::exact_riemann::side;
+
+// MFC stores 1/(gamma - 1) and gamma*pi_inf/(gamma - 1).
+loopnest_mfc::fluid_config fluid(double gamma, double pi_inf) {
+  loopnest_mfc::fluid_config f;
+  f.gamma  = 1.0 / (gamma - 1.0);
+  f.pi_inf = gamma * pi_inf / (gamma - 1.0);
+  return f;
+}
+
+// A case on [0, 1] along `tube` with `cells` cells, `across` cells in the other directions of a
+// `dims`-dimensional grid, boundary type `bc` everywhere.
+case_config make_case(int dims, int tube, int cells, int across, int bc, int fluids, double dt) {
+  case_config c;
+  c.num_dims   = dims;
+  c.num_fluids = fluids;
+  c.dt         = dt;
+  for (int d = 0; d < dims; ++d) {
+    loopnest_mfc::axis_config& a = c.axis[d];
+    a.cells_minus_one            = (d == tube ? cells : across) - 1;
+    a.beg                        = 0.0;
+    a.end                        = d == tube ? 1.0 : static_cast<double>(across) / cells;
+    a.bc_beg                     = bc;
+    a.bc_end                     = bc;
+  }
+  return c;
+}
+
+struct run_output {
+  case_config c;
+  host_fields cons;
+};
+
+// Runs `steps` SSP-RK3 steps from the primitive state `prim` under Schedule, in T.
+template <class T, class Schedule = loopnest::collapse3>
+host_fields run(const case_config& c, const host_fields& prim, int steps) {
+  const loopnest_mfc::grid g = loopnest_mfc::generate_grid(c);
+  loopnest_mfc::five_equation_solver<T> solver(Kokkos::DefaultExecutionSpace(), c, g, false);
+  solver.load(loopnest_mfc::conservative_of<T>(c, prim));
+  for (int n = 0; n < steps; ++n) {
+    solver.template step<Schedule>();
+  }
+  return solver.conservative();
+}
+
+// The primitive state of a two-state problem split at x = 0.5 along `tube`; with two fluids the
+// left state is fluid 1 and the right fluid 2 (volume fractions 1 - eps and eps).
+host_fields two_states(const case_config& c, int tube, const side& l, const side& r) {
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  host_fields prim(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), 0.0);
+  const int cells  = c.axis[tube].cells_minus_one + 1;
+  const double eps = 1e-8;
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        const int t                 = tube == 0 ? i : tube == 1 ? j : k;
+        const bool left             = (t + 0.5) / cells < 0.5;
+        const side& s               = left ? l : r;
+        prim(ix.mom(tube), i, j, k) = s.u;
+        prim(ix.energy(), i, j, k)  = s.p;
+        if (c.num_fluids == 1) {
+          prim(ix.cont(0), i, j, k) = s.rho;
+          prim(ix.adv(0), i, j, k)  = 1.0;
+        } else {
+          const double a1           = left ? 1.0 - eps : eps;
+          prim(ix.cont(0), i, j, k) = a1 * s.rho;
+          prim(ix.cont(1), i, j, k) = (1.0 - a1) * s.rho;
+          prim(ix.adv(0), i, j, k)  = a1;
+          prim(ix.adv(1), i, j, k)  = 1.0 - a1;
+        }
+      }
+    }
+  }
+  return prim;
+}
+
+// Density, velocity along the tube and pressure of cell t of the tube's first row.
+struct cell_state {
+  double rho, u, p;
+};
+cell_state state_at(const case_config& c, const host_fields& cons, int tube, int t) {
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  const int i = tube == 0 ? t : 0, j = tube == 1 ? t : 0, k = tube == 2 ? t : 0;
+  double q[loopnest_mfc::max_equations];
+  double p[loopnest_mfc::max_equations];
+  for (int v = 0; v < c.sys_size(); ++v) {
+    q[v] = cons(v, i, j, k);
+  }
+  const loopnest_mfc::stiffened_gas<double> eos = loopnest_mfc::eos_of<double>(c);
+  loopnest_mfc::conservative_to_primitive(eos, q, p, loopnest_mfc::conversion_site::simulation);
+  double rho = 0.0;
+  for (int f = 0; f < c.num_fluids; ++f) {
+    rho += q[ix.cont(f)];
+  }
+  return {rho, p[ix.mom(tube)], p[ix.energy()]};
+}
+
+struct tube_problem {
+  const char* name;
+  side left, right;
+  double t_end;
+  int fluids;
+};
+
+// Runs the problem along `tube` to t_end at 400 cells (CFL 0.4 on the exact solution's fastest
+// wave) and compares the star states, each read in the middle of its plateau, with the exact
+// ones: within 1%.
+void check_tube(const tube_problem& problem, int tube) {
+  using namespace loopnest_test::exact_riemann;
+  const star s      = solve_star(problem.left, problem.right);
+  const wave lw     = left_wave(problem.left, s);
+  const wave rw     = right_wave(problem.right, s);
+  const double fast = std::max(std::abs(lw.head), std::abs(rw.head));
+  const int cells   = 400;
+  const int steps   = static_cast<int>(std::ceil(problem.t_end * fast / (0.4 / cells)));
+  const double dt   = problem.t_end / steps;
+  case_config c     = make_case(tube + 1, tube, cells, 2, -3, problem.fluids, dt);
+  for (int f = 0; f < problem.fluids; ++f) {
+    const side& m = f == 0 ? problem.left : problem.right;
+    c.fluids[f]   = fluid(m.gamma, m.pi_inf);
+  }
+  if (problem.fluids == 1) {
+    c.fluids[0] = fluid(problem.left.gamma, problem.left.pi_inf);
+  }
+  const host_fields cons = run<double>(c, two_states(c, tube, problem.left, problem.right), steps);
+  const auto cell_at     = [&](double x_over_t) {
+    return static_cast<int>((0.5 + x_over_t * problem.t_end) * cells);
+  };
+  // Between the left wave's tail and the contact, and between the contact and the right wave.
+  const cell_state l   = state_at(c, cons, tube, cell_at(0.5 * (lw.tail + s.u)));
+  const cell_state r   = state_at(c, cons, tube, cell_at(0.5 * (s.u + rw.tail)));
+  const double u_scale = std::max(std::abs(s.u), 0.1 * fast);
+  SCOPED_TRACE(std::string(problem.name) + " along direction " + std::to_string(tube));
+  EXPECT_NEAR(l.p, s.p, 0.01 * std::abs(s.p));
+  EXPECT_NEAR(r.p, s.p, 0.01 * std::abs(s.p));
+  EXPECT_NEAR(l.u, s.u, 0.01 * u_scale);
+  EXPECT_NEAR(r.u, s.u, 0.01 * u_scale);
+  EXPECT_NEAR(l.rho, s.rho_left, 0.01 * s.rho_left);
+  EXPECT_NEAR(r.rho, s.rho_right, 0.01 * s.rho_right);
+}
+
+const tube_problem problems[] = {
+    {"Sod (Toro test 1)", {1.0, 0.0, 1.0, 1.4, 0.0}, {0.125, 0.0, 0.1, 1.4, 0.0}, 0.2, 1},
+    {"Lax", {0.445, 0.698, 3.528, 1.4, 0.0}, {0.5, 0.0, 0.571, 1.4, 0.0}, 0.13, 1},
+    {"strong Sod (two fluids alike)",
+     {1.0, 0.0, 10.0, 1.4, 0.0},
+     {0.125, 0.0, 0.1, 1.4, 0.0},
+     0.1,
+     2},
+    {"water shock tube (two fluids alike)",
+     {1000.0, 0.0, 1.0e9, 4.4, 6.0e8},
+     {1000.0, 0.0, 1.0e5, 4.4, 6.0e8},
+     2.0e-4,
+     2},
+};
+
+TEST(mfc_rhs, shock_tubes_match_the_exact_star_states_along_x) {
+  for (const tube_problem& p : problems) {
+    check_tube(p, 0);
+  }
+}
+
+TEST(mfc_rhs, shock_tubes_match_the_exact_star_states_along_y) {
+  for (const tube_problem& p : problems) {
+    check_tube(p, 1);
+  }
+}
+
+TEST(mfc_rhs, shock_tubes_match_the_exact_star_states_along_z) {
+  for (const tube_problem& p : problems) {
+    check_tube(p, 2);
+  }
+}
+
+// Water (rho 1000, gamma 4.4, pi_inf 6e8) in the middle of air, moving at 100 m/s with 1e5 Pa
+// everywhere on a periodic domain: the five-equation model keeps p and u uniform.
+case_config interface_case(int dims, bool mapped, bool mpp_lim) {
+  case_config c = make_case(dims, 0, 64, 8, -1, 2, 2.0e-6);
+  c.fluids[0]   = fluid(4.4, 6.0e8);
+  c.fluids[1]   = fluid(1.4, 0.0);
+  c.mapped_weno = mapped;
+  c.mpp_lim     = mpp_lim;
+  c.mixture_err = true;
+  return c;
+}
+
+host_fields interface_state(const case_config& c) {
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  host_fields prim(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), 0.0);
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        const double x             = (i + 0.5) / (c.m() + 1);
+        const double a1            = (x > 0.3 && x < 0.6) ? 1.0 - 1e-6 : 1e-6;
+        prim(ix.cont(0), i, j, k)  = a1 * 1000.0;
+        prim(ix.cont(1), i, j, k)  = (1.0 - a1) * 1.0;
+        prim(ix.adv(0), i, j, k)   = a1;
+        prim(ix.adv(1), i, j, k)   = 1.0 - a1;
+        prim(ix.mom(0), i, j, k)   = 100.0;
+        prim(ix.energy(), i, j, k) = 1.0e5;
+      }
+    }
+  }
+  return prim;
+}
+
+TEST(mfc_rhs, a_moving_interface_keeps_pressure_and_velocity_uniform) {
+  for (int dims = 1; dims <= 2; ++dims) {
+    for (const bool mapped : {false, true}) {
+      const case_config c    = interface_case(dims, mapped, true);
+      const host_fields cons = run<double>(c, interface_state(c), 100);
+      double worst_p = 0.0, worst_u = 0.0;
+      for (int i = 0; i <= c.m(); ++i) {
+        const cell_state s = state_at(c, cons, 0, i);
+        worst_p            = std::max(worst_p, std::abs(s.p / 1.0e5 - 1.0));
+        worst_u            = std::max(worst_u, std::abs(s.u / 100.0 - 1.0));
+      }
+      SCOPED_TRACE("dims " + std::to_string(dims) + (mapped ? " mapped" : " JS"));
+      EXPECT_LT(worst_p, 1e-10);
+      EXPECT_LT(worst_u, 1e-10);
+      // The interface has moved: the water is no longer where it started.
+      const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+      EXPECT_GT(std::abs(cons(ix.adv(0), 19, 0, 0) - interface_state(c)(ix.adv(0), 19, 0, 0)),
+                1e-3);
+    }
+  }
+}
+
+// A 2D periodic case with a water column, a pressure pulse and a shear flow: every fluid's mass,
+// both momenta and the energy are sums of fluxes that cancel in pairs.
+case_config periodic_case() {
+  case_config c = make_case(2, 0, 32, 32, -1, 2, 1.0e-6);
+  c.fluids[0]   = fluid(4.4, 6.0e8);
+  c.fluids[1]   = fluid(1.4, 0.0);
+  c.mpp_lim     = true;
+  c.mixture_err = true;
+  c.mapped_weno = true;
+  return c;
+}
+
+host_fields periodic_state(const case_config& c) {
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  host_fields prim(c.m() + 1, c.n() + 1, 1, c.sys_size(), 0.0);
+  const double pi = std::acos(-1.0);
+  for (int j = 0; j <= c.n(); ++j) {
+    for (int i = 0; i <= c.m(); ++i) {
+      const double x             = (i + 0.5) / (c.m() + 1);
+      const double y             = (j + 0.5) / (c.n() + 1);
+      const double r2            = (x - 0.5) * (x - 0.5) + (y - 0.4) * (y - 0.4);
+      const double a1            = r2 < 0.04 ? 1.0 - 1e-6 : 1e-6;
+      prim(ix.cont(0), i, j, 0)  = a1 * 1000.0;
+      prim(ix.cont(1), i, j, 0)  = (1.0 - a1) * 1.2;
+      prim(ix.adv(0), i, j, 0)   = a1;
+      prim(ix.adv(1), i, j, 0)   = 1.0 - a1;
+      prim(ix.mom(0), i, j, 0)   = 50.0 * std::sin(2 * pi * y);
+      prim(ix.mom(1), i, j, 0)   = 20.0 * std::cos(2 * pi * x);
+      prim(ix.energy(), i, j, 0) = 1.0e5 * (1.0 + 0.5 * std::exp(-100.0 * r2));
+    }
+  }
+  return prim;
+}
+
+std::vector<double> totals(const host_fields& f) {
+  std::vector<double> sum(static_cast<std::size_t>(f.nvar), 0.0);
+  for (int v = 0; v < f.nvar; ++v) {
+    for (int j = 0; j < f.ny; ++j) {
+      for (int i = 0; i < f.nx; ++i) {
+        sum[static_cast<std::size_t>(v)] += f(v, i, j, 0);
+      }
+    }
+  }
+  return sum;
+}
+
+TEST(mfc_rhs, periodic_domains_conserve_mass_momentum_and_energy) {
+  const case_config c              = periodic_case();
+  const host_fields prim           = periodic_state(c);
+  const host_fields start          = loopnest_mfc::conservative_of<double>(c, prim);
+  const host_fields end            = run<double>(c, prim, 100);
+  const std::vector<double> before = totals(start), after = totals(end);
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  // The state has changed: the pulse has spread.
+  EXPECT_GT(std::abs(end(ix.energy(), 16, 12, 0) - start(ix.energy(), 16, 12, 0)), 1.0);
+  // Momentum sums to zero here, so its error is relative to the sum of its magnitudes.
+  for (int v = 0; v < c.sys_size() - c.num_fluids; ++v) {
+    double scale = std::abs(before[static_cast<std::size_t>(v)]);
+    if (v == ix.mom(0) || v == ix.mom(1)) {
+      scale = 0.0;
+      for (int j = 0; j <= c.n(); ++j) {
+        for (int i = 0; i <= c.m(); ++i) {
+          scale += std::abs(start(v, i, j, 0));
+        }
+      }
+    }
+    SCOPED_TRACE("variable " + std::to_string(v));
+    EXPECT_LE(std::abs(after[static_cast<std::size_t>(v)] - before[static_cast<std::size_t>(v)]),
+              1e-12 * scale);
+  }
+}
+
+// Bit for bit, whatever the schedule (FP64 and FP32).
+template <class T>
+void check_schedules_agree() {
+  const case_config c     = periodic_case();
+  const host_fields prim  = periodic_state(c);
+  const host_fields ref   = run<T, loopnest::collapse3>(c, prim, 5);
+  const host_fields c4    = run<T, loopnest::collapse4>(c, prim, 5);
+  const host_fields flat  = run<T, loopnest::flat>(c, prim, 5);
+  const host_fields aut   = run<T, loopnest::automatic>(c, prim, 5);
+  const std::size_t bytes = ref.values.size() * sizeof(double);
+  EXPECT_EQ(std::memcmp(ref.values.data(), c4.values.data(), bytes), 0);
+  EXPECT_EQ(std::memcmp(ref.values.data(), flat.values.data(), bytes), 0);
+  EXPECT_EQ(std::memcmp(ref.values.data(), aut.values.data(), bytes), 0);
+  EXPECT_NE(std::memcmp(ref.values.data(), loopnest_mfc::conservative_of<T>(c, prim).values.data(),
+                        bytes),
+            0);
+}
+
+TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp64) {
+  check_schedules_agree<double>();
+}
+TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp32) {
+  check_schedules_agree<float>();
+}
+
+// On a uniform grid MFC's coefficients are the classical WENO5 constants.
+TEST(mfc_rhs, weno_coefficients_on_a_uniform_grid_are_the_classical_ones) {
+  case_config c              = make_case(1, 0, 40, 1, -3, 1, 1e-3);
+  const loopnest_mfc::grid g = loopnest_mfc::generate_grid(c);
+  const auto coef            = loopnest_mfc::weno5_coefficients_of<double>(g.axis[0]);
+  ASSERT_EQ(coef.size(), 42U);
+  for (const auto& w : coef) {
+    EXPECT_NEAR(w.d_r[0], 0.3, 1e-13);
+    EXPECT_NEAR(w.d_r[1], 0.6, 1e-13);
+    EXPECT_NEAR(w.d_r[2], 0.1, 1e-13);
+    EXPECT_NEAR(w.d_l[0], 0.1, 1e-13);
+    EXPECT_NEAR(w.d_l[2], 0.3, 1e-13);
+    // v(j + 1/2) from cells j..j+2 = (2v_j + 5v_{j+1} - v_{j+2})/6
+    //                               = v_j - (1/6)dvd(1) + (2/3)dvd(0)
+    EXPECT_NEAR(w.poly_r[0][0], -1.0 / 6.0, 1e-13);
+    EXPECT_NEAR(w.poly_r[0][1], 2.0 / 3.0, 1e-13);
+    // Jiang and Shu's beta_0 = 13/12 (dvd(1) - dvd(0))^2 + 1/4 (dvd(1) - 3 dvd(0))^2.
+    EXPECT_NEAR(w.beta[0][0], 4.0 / 3.0, 1e-12);
+    EXPECT_NEAR(w.beta[0][1], -11.0 / 3.0, 1e-12);
+    EXPECT_NEAR(w.beta[0][2], 10.0 / 3.0, 1e-12);
+  }
+}
+
+}  // namespace
