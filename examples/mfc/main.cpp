@@ -54,6 +54,8 @@ void print_usage(std::FILE* to) {
       "                        collapse4, flat or automatic (loopnest's schedules)\n"
       "  --profile             fence and time every loop; print each loop's time and its share\n"
       "                        of the copy bandwidth measured in the same run\n"
+      "  --no-output           write no D/ files (timing runs: a 201^3 case's text output is\n"
+      "                        tens of GB; MFC's binary parallel_io output is not implemented)\n"
       "  --list-parameters     the parameters this port implements, and their allowed values\n"
       "Prints MFC's 'Performance: X ns/gp/eq/rhs' (seconds per step after four warm-up\n"
       "steps, over sys_size*m*n*p, as MFC computes it).\n"
@@ -80,6 +82,7 @@ struct options {
   std::string precision = "fp64";
   std::string schedule  = "collapse3";
   bool profile          = false;
+  bool output           = true;
 };
 
 std::string directory_of(const std::string& path) {
@@ -117,6 +120,8 @@ options parse_arguments(int argc, char* argv[]) {
       continue;  // Kokkos' own options, read by Kokkos::initialize
     } else if (arg == "--profile") {
       o.profile = true;
+    } else if (arg == "--no-output") {
+      o.output = false;
     } else if (arg.size() > 1 && arg[0] == '-') {
       throw loopnest_mfc::case_error("unknown option '" + arg + "'");
     } else if (o.case_file.empty()) {
@@ -154,6 +159,10 @@ class staged_output {
   // Moves each file written under the stage's D/ into CASE_DIR/D (made when missing); returns
   // the final paths.
   std::vector<std::string> publish(const std::vector<std::string>& written) {
+    if (written.empty()) {
+      discard();
+      return {};
+    }
     const std::string d = m_case_dir + "/D";
     if (::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
       throw std::runtime_error("cannot create '" + d + "': " + std::strerror(errno));
@@ -303,8 +312,9 @@ int main(int argc, char* argv[]) {
   try {
     staged_output stage(o.case_dir);
     try {
-      r = o.precision == "fp32" ? run_precision<float>(c, g, ic, o, stage.directory())
-                                : run_precision<double>(c, g, ic, o, stage.directory());
+      const std::string out = o.output ? stage.directory() : std::string();
+      r                     = o.precision == "fp32" ? run_precision<float>(c, g, ic, o, out)
+                                                    : run_precision<double>(c, g, ic, o, out);
     } catch (const loopnest_mfc::unphysical_state& e) {
       std::fprintf(stderr, "loopnest-mfc: %s; nothing was put in %s/D\n", e.what(),
                    o.case_dir.c_str());

@@ -175,6 +175,41 @@ struct flux_difference_and_source {
   }
 };
 
+// s_convert_conservative_to_primitive_variables on one cell (simulation's variant).
+template <class T>
+struct to_primitive {
+  loopnest::field_set_ref<T> cons, prim;
+  stiffened_gas<T, slot_index> eos;
+  slot_map slots;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    T c[max_equations] = {};
+    T p[max_equations] = {};
+    for (int s = 0; s < max_equations; ++s) {
+      if (slots.var[s] >= 0) {
+        c[s] = cons.load(slots.var[s], i, j, k);
+      }
+    }
+    conservative_to_primitive(eos, c, p, conversion_site::simulation);
+    for (int s = 0; s < max_equations; ++s) {
+      if (slots.var[s] >= 0) {
+        prim(slots.var[s], i, j, k) = p[s];
+      }
+    }
+  }
+};
+
+// out = rule(q0, q1, rhs) per value: one stage of SSP-RK3.
+template <class T, class Rule>
+struct rk_update {
+  loopnest::field_set_ref<T> out, q0, q1, rhs;
+  Rule rule;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
+    out(v, i, j, k) = rule(q0.load(v, i, j, k), q1.load(v, i, j, k), rhs.load(v, i, j, k));
+  }
+};
+
 template <class T, int D>
 struct inverse_width {
   Kokkos::View<const T*> inv;
@@ -374,24 +409,9 @@ class five_equation_solver {
     const stiffened_gas<T, slot_index> eos = m_eos;
     const slot_map slots                   = m_slots;
     m_profile.run(m_exec, "convert", 2 * sweep(), [&] {
-      loopnest::for_each_cell<Schedule>(
-          m_exec, m_q0.interior(),
-          KOKKOS_LAMBDA(int i, int j, int k) {
-            T c[max_equations] = {};
-            T p[max_equations] = {};
-            for (int s = 0; s < max_equations; ++s) {
-              if (slots.var[s] >= 0) {
-                c[s] = cons.load(slots.var[s], i, j, k);
-              }
-            }
-            conservative_to_primitive(eos, c, p, conversion_site::simulation);
-            for (int s = 0; s < max_equations; ++s) {
-              if (slots.var[s] >= 0) {
-                prim(slots.var[s], i, j, k) = p[s];
-              }
-            }
-          },
-          "loopnest_mfc::convert");
+      loopnest::for_each_cell<Schedule>(m_exec, m_q0.interior(),
+                                        detail::to_primitive<T>{cons, prim, eos, slots},
+                                        "loopnest_mfc::convert");
     });
   }
 
@@ -482,12 +502,9 @@ class five_equation_solver {
     const auto r   = m_rhs.ref();
     const bool two = &a != &b;
     m_profile.run(m_exec, name, (two ? 4.0 : 3.0) * sweep(), [&] {
-      loopnest::for_each_cell_var<Schedule>(
-          m_exec, m_q0.interior(), sys_size(),
-          KOKKOS_LAMBDA(int i, int j, int k, int v) {
-            o(v, i, j, k) = rule(q0.load(v, i, j, k), q1.load(v, i, j, k), r.load(v, i, j, k));
-          },
-          std::string("loopnest_mfc::") + name);
+      loopnest::for_each_cell_var<Schedule>(m_exec, m_q0.interior(), sys_size(),
+                                            detail::rk_update<T, Rule>{o, q0, q1, r, rule},
+                                            std::string("loopnest_mfc::") + name);
     });
   }
 };

@@ -103,6 +103,7 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
 
 // Runs the case from the conservative initial condition `cons`, writing into `out_dir`/D (the
 // caller stages it); throws unphysical_state when a step leaves a cell unphysical.
+// An empty out_dir writes nothing.
 template <class T, class Schedule>
 run_result run_case(const case_config& c, const grid& g, const host_fields& cons,
                     const std::string& out_dir, kernel_profile& profile_out, bool profile) {
@@ -110,6 +111,9 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   solver.load(cons);
   run_result result;
   const auto save = [&](int step) {
+    if (out_dir.empty()) {
+      return;
+    }
     const host_fields q              = solver.conservative();
     const host_fields p              = primitive_of<T>(c, q);
     const std::vector<std::string> w = write_serial_data_files(out_dir, c, g, q, p, step);
