@@ -22,11 +22,11 @@ inline constexpr int max_equations = 2 * eos_max_fluids + 3 + 1;
 struct equation_index {
   int num_fluids = 1;
   int num_dims   = 1;
-  KOKKOS_INLINE_FUNCTION int cont(int k) const { return k; }
-  KOKKOS_INLINE_FUNCTION int mom(int d) const { return num_fluids + d; }
-  KOKKOS_INLINE_FUNCTION int energy() const { return num_fluids + num_dims; }
-  KOKKOS_INLINE_FUNCTION int adv(int k) const { return num_fluids + num_dims + 1 + k; }
-  KOKKOS_INLINE_FUNCTION int sys_size() const { return 2 * num_fluids + num_dims + 1; }
+  KOKKOS_FORCEINLINE_FUNCTION int cont(int k) const { return k; }
+  KOKKOS_FORCEINLINE_FUNCTION int mom(int d) const { return num_fluids + d; }
+  KOKKOS_FORCEINLINE_FUNCTION int energy() const { return num_fluids + num_dims; }
+  KOKKOS_FORCEINLINE_FUNCTION int adv(int k) const { return num_fluids + num_dims + 1 + k; }
+  KOKKOS_FORCEINLINE_FUNCTION int sys_size() const { return 2 * num_fluids + num_dims + 1; }
 };
 
 // The same equations at fixed places, whatever the case has (two fluids' and three directions'
@@ -35,10 +35,10 @@ struct equation_index {
 struct slot_index {
   int num_fluids = 1;
   int num_dims   = 1;
-  KOKKOS_INLINE_FUNCTION static constexpr int cont(int k) { return k; }
-  KOKKOS_INLINE_FUNCTION static constexpr int mom(int d) { return eos_max_fluids + d; }
-  KOKKOS_INLINE_FUNCTION static constexpr int energy() { return eos_max_fluids + 3; }
-  KOKKOS_INLINE_FUNCTION static constexpr int adv(int k) { return eos_max_fluids + 4 + k; }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int cont(int k) { return k; }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int mom(int d) { return eos_max_fluids + d; }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int energy() { return eos_max_fluids + 3; }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int adv(int k) { return eos_max_fluids + 4 + k; }
 };
 
 // The fluids as MFC stores them: gammas(k) = fluid_pp(k)%gamma = 1/(gamma_k - 1) and
@@ -62,16 +62,16 @@ struct mixture {
 
 // MFC's segmentation tolerance sgm_eps (m_constants.fpp).
 template <class T>
-KOKKOS_INLINE_FUNCTION constexpr T sgm_eps() {
+KOKKOS_FORCEINLINE_FUNCTION constexpr T sgm_eps() {
   return T(1.e-16);
 }
 
 template <class T>
-KOKKOS_INLINE_FUNCTION T fortran_max(T a, T b) {
+KOKKOS_FORCEINLINE_FUNCTION T fortran_max(T a, T b) {
   return a > b ? a : b;
 }
 template <class T>
-KOKKOS_INLINE_FUNCTION T fortran_min(T a, T b) {
+KOKKOS_FORCEINLINE_FUNCTION T fortran_min(T a, T b) {
   return a < b ? a : b;
 }
 
@@ -79,7 +79,7 @@ KOKKOS_INLINE_FUNCTION T fortran_min(T a, T b) {
 // a cell's vector q (conservative or primitive, they agree there), clipped and renormalised when
 // mpp_lim is set.
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION void species_fraction(const stiffened_gas<T, Index>& eos, const T* q,
+KOKKOS_FORCEINLINE_FUNCTION void species_fraction(const stiffened_gas<T, Index>& eos, const T* q,
                                              T* alpha_rho, T* alpha) {
   const int nf = eos.index.num_fluids;
   for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
@@ -104,7 +104,7 @@ KOKKOS_INLINE_FUNCTION void species_fraction(const stiffened_gas<T, Index>& eos,
 
 // The sums of s_convert_species_to_mixture_variables, fluid by fluid in order.
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T, Index>& eos,
+KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T, Index>& eos,
                                                const T* alpha_rho, const T* alpha) {
   mixture<T> mix{T(0), T(0), T(0), T(0)};
   for (int k = 0; k < eos_max_fluids && k < eos.index.num_fluids; ++k) {
@@ -118,7 +118,7 @@ KOKKOS_INLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T, Index>& eo
 
 // pre_process's mixture of a cell vector (s_convert_species_to_mixture_variables).
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T, Index>& eos, const T* q) {
+KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T, Index>& eos, const T* q) {
   T alpha_rho[eos_max_fluids];
   T alpha[eos_max_fluids];
   species_fraction(eos, q, alpha_rho, alpha);
@@ -128,7 +128,7 @@ KOKKOS_INLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T, Index>& eos,
 // simulation's mixture (s_convert_species_to_mixture_variables_acc): with mpp_lim it clips and
 // renormalises the fractions once more, against sgm_eps, before the sums.
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T, Index>& eos, T* alpha_rho,
+KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T, Index>& eos, T* alpha_rho,
                                                  T* alpha) {
   const int nf = eos.index.num_fluids;
   if (eos.mpp_lim) {
@@ -150,14 +150,14 @@ KOKKOS_INLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T, Index>& 
 
 // s_compute_pressure for model_eqns = 2 without bubbles: p = (E - dyn - Pi - qv)/Gamma.
 template <class T>
-KOKKOS_INLINE_FUNCTION T pressure(T energy, T dyn_p, T pi_inf, T gamma, T qv) {
+KOKKOS_FORCEINLINE_FUNCTION T pressure(T energy, T dyn_p, T pi_inf, T gamma, T qv) {
   return (energy - dyn_p - pi_inf - qv) / gamma;
 }
 
 // s_convert_primitive_to_conservative_variables (pre_process, the only place MFC converts this
 // way): alpha and alpha_rho carried over, m = rho*u, E = Gamma*p + 0.5*sum(m*u) + Pi + qv.
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION void primitive_to_conservative(const stiffened_gas<T, Index>& eos,
+KOKKOS_FORCEINLINE_FUNCTION void primitive_to_conservative(const stiffened_gas<T, Index>& eos,
                                                       const T* prim, T* cons) {
   const Index& ix      = eos.index;
   const mixture<T> mix = mixture_of(eos, prim);
@@ -182,7 +182,7 @@ enum class conversion_site { pre_process, simulation };
 // s_convert_conservative_to_primitive_variables for one cell (model_eqns = 2, no bubbles, no
 // elasticity, no chemistry): alpha_rho and alpha carried over, u = m/rho, p from the energy.
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION void conservative_to_primitive(const stiffened_gas<T, Index>& eos,
+KOKKOS_FORCEINLINE_FUNCTION void conservative_to_primitive(const stiffened_gas<T, Index>& eos,
                                                       const T* cons, T* prim,
                                                       conversion_site site) {
   const Index& ix = eos.index;

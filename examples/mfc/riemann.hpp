@@ -14,14 +14,14 @@ namespace loopnest_mfc {
 
 // Fortran's SIGN(0.5, s): 0.5 with the sign of s, -0.0 included (gfortran's signed zeros).
 template <class T>
-KOKKOS_INLINE_FUNCTION T sign_half(T s) {
+KOKKOS_FORCEINLINE_FUNCTION T sign_half(T s) {
   return loopnest::copysign(T(0.5), s);
 }
 
 // s_compute_speed_of_sound for model_eqns = 2 without alt_soundspeed: c^2 = (H - |u|^2/2 -
 // qv/rho)/Gamma; with mixture_err a negative c^2 gives 100*sgm_eps instead of a NaN.
 template <class T>
-KOKKOS_INLINE_FUNCTION T speed_of_sound(T rho, T gamma, T enthalpy, T vel_sum, T qv,
+KOKKOS_FORCEINLINE_FUNCTION T speed_of_sound(T rho, T gamma, T enthalpy, T vel_sum, T qv,
                                         bool mixture_err) {
   const T c2 = (enthalpy - T(5.e-1) * vel_sum - qv / rho) / gamma;
   if (mixture_err && c2 < T(0)) {
@@ -37,7 +37,7 @@ struct hllc_side {
   T rho = T(0), gamma = T(0), pi_inf = T(0), qv = T(0);
   T vel_rms = T(0), pres, energy, enthalpy;
 
-  KOKKOS_INLINE_FUNCTION hllc_side(const stiffened_gas<T, Index>& eos, T* q) {
+  KOKKOS_FORCEINLINE_FUNCTION hllc_side(const stiffened_gas<T, Index>& eos, T* q) {
     const Index& ix = eos.index;
     const int nf    = ix.num_fluids;
     for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
@@ -71,7 +71,7 @@ struct hllc_side {
 // volume-fraction source term uses (MFC's flux_src(advxb)). ql and qr are clipped in place with
 // mpp_lim, as MFC clips its reconstructed arrays.
 template <class T, class Index>
-KOKKOS_INLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, bool mixture_err, int dir,
+KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, bool mixture_err, int dir,
                                       T* ql, T* qr, T* flux, T& u_star) {
   const Index& ix = eos.index;
   const hllc_side<T, Index> l(eos, ql);

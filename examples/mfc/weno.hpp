@@ -149,7 +149,7 @@ struct weno5_stencil {
   T v;       // v(j)
   T beta[3];
 
-  KOKKOS_INLINE_FUNCTION weno5_stencil(const T (&s)[5], const T (&b)[3][3], T weno_eps) {
+  KOKKOS_FORCEINLINE_FUNCTION weno5_stencil(const T (&s)[5], const T (&b)[3][3], T weno_eps) {
     dvd[0]  = s[4] - s[3];
     dvd[1]  = s[3] - s[2];
     dvd[2]  = s[2] - s[1];
@@ -164,25 +164,60 @@ struct weno5_stencil {
   }
 
   // The reconstructed value at the boundary whose coefficients are poly and d.
-  KOKKOS_INLINE_FUNCTION T at(const T (&poly)[3][2], const T (&d)[3], bool mapped) const {
+  KOKKOS_FORCEINLINE_FUNCTION T at(const T (&poly)[3][2], const T (&d)[3], bool mapped) const {
     const T p0 = v + poly[0][0] * dvd[0] + poly[0][1] * dvd[1];
     const T p1 = v + poly[1][0] * dvd[1] + poly[1][1] * dvd[2];
     const T p2 = v + poly[2][0] * dvd[2] + poly[2][1] * dvd[3];
-    T alpha[3];
-    for (int r = 0; r < 3; ++r) {
-      alpha[r] = d[r] / (beta[r] * beta[r]);
-    }
-    if (mapped) {
-      // Henrick et al.'s mapping of the JS weights towards the ideal ones.
+    T omega[3];
+    weights(d, mapped, omega);
+    return omega[0] * p0 + omega[1] * p1 + omega[2] * p2;
+  }
+
+  // MFC's weights: alpha_r = d_r/beta_r^2, omega = alpha/sum(alpha), and with mapped WENO
+  // (Henrick et al.) alpha_r = (d_r(1 + d_r - 3 omega_r) + omega_r^2) omega_r/(d_r^2 +
+  // omega_r(1 - 2 d_r)) normalised again. In double, each normalisation is done over a common
+  // denominator, one division instead of MFC's six: FP64 division is what bounds this loop on a
+  // GPU, and the weights agree with MFC's to a few units in the last place. In float the squared
+  // indicators can pass 1e38, so MFC's divisions stay (they are cheap there).
+  KOKKOS_FORCEINLINE_FUNCTION void weights(const T (&d)[3], bool mapped, T (&omega)[3]) const {
+    const T b0 = beta[0] * beta[0], b1 = beta[1] * beta[1], b2 = beta[2] * beta[2];
+    if constexpr (sizeof(T) >= 8) {
+      normalise(d[0] * (b1 * b2), d[1] * (b0 * b2), d[2] * (b0 * b1), T(1), T(1), T(1), omega);
+      if (mapped) {
+        T n[3], den[3];
+        for (int r = 0; r < 3; ++r) {
+          n[r]   = (d[r] * (T(1) + d[r] - T(3) * omega[r]) + omega[r] * omega[r]) * omega[r];
+          den[r] = d[r] * d[r] + omega[r] * (T(1) - T(2) * d[r]);
+        }
+        normalise(n[0], n[1], n[2], den[0], den[1], den[2], omega);
+      }
+    } else {
+      T alpha[3] = {d[0] / b0, d[1] / b1, d[2] / b2};
+      if (mapped) {
+        const T sum = alpha[0] + alpha[1] + alpha[2];
+        for (int r = 0; r < 3; ++r) {
+          const T w = alpha[r] / sum;
+          alpha[r]  = (d[r] * (T(1) + d[r] - T(3) * w) + w * w) *
+                     (w / (d[r] * d[r] + w * (T(1) - T(2) * d[r])));
+        }
+      }
       const T sum = alpha[0] + alpha[1] + alpha[2];
       for (int r = 0; r < 3; ++r) {
-        const T omega = alpha[r] / sum;
-        alpha[r]      = (d[r] * (T(1) + d[r] - T(3) * omega) + omega * omega) *
-                   (omega / (d[r] * d[r] + omega * (T(1) - T(2) * d[r])));
+        omega[r] = alpha[r] / sum;
       }
     }
-    const T sum = alpha[0] + alpha[1] + alpha[2];
-    return alpha[0] / sum * p0 + alpha[1] / sum * p1 + alpha[2] / sum * p2;
+  }
+
+  // omega_r = (n_r/den_r)/sum_s(n_s/den_s), with one division.
+  KOKKOS_FORCEINLINE_FUNCTION static void normalise(T n0, T n1, T n2, T den0, T den1, T den2,
+                                                    T (&omega)[3]) {
+    const T a0  = n0 * (den1 * den2);
+    const T a1  = n1 * (den0 * den2);
+    const T a2  = n2 * (den0 * den1);
+    const T inv = T(1) / (a0 + a1 + a2);
+    omega[0]    = a0 * inv;
+    omega[1]    = a1 * inv;
+    omega[2]    = a2 * inv;
   }
 };
 
