@@ -80,7 +80,7 @@ KOKKOS_FORCEINLINE_FUNCTION T fortran_min(T a, T b) {
 // mpp_lim is set.
 template <class T, class Index>
 KOKKOS_FORCEINLINE_FUNCTION void species_fraction(const stiffened_gas<T, Index>& eos, const T* q,
-                                             T* alpha_rho, T* alpha) {
+                                                  T* alpha_rho, T* alpha) {
   const int nf = eos.index.num_fluids;
   for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
     alpha_rho[k] = q[eos.index.cont(k)];
@@ -105,7 +105,7 @@ KOKKOS_FORCEINLINE_FUNCTION void species_fraction(const stiffened_gas<T, Index>&
 // The sums of s_convert_species_to_mixture_variables, fluid by fluid in order.
 template <class T, class Index>
 KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_sums(const stiffened_gas<T, Index>& eos,
-                                               const T* alpha_rho, const T* alpha) {
+                                                    const T* alpha_rho, const T* alpha) {
   mixture<T> mix{T(0), T(0), T(0), T(0)};
   for (int k = 0; k < eos_max_fluids && k < eos.index.num_fluids; ++k) {
     mix.rho    = mix.rho + alpha_rho[k];
@@ -128,8 +128,8 @@ KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_of(const stiffened_gas<T, Index>&
 // simulation's mixture (s_convert_species_to_mixture_variables_acc): with mpp_lim it clips and
 // renormalises the fractions once more, against sgm_eps, before the sums.
 template <class T, class Index>
-KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T, Index>& eos, T* alpha_rho,
-                                                 T* alpha) {
+KOKKOS_FORCEINLINE_FUNCTION mixture<T> mixture_of_acc(const stiffened_gas<T, Index>& eos,
+                                                      T* alpha_rho, T* alpha) {
   const int nf = eos.index.num_fluids;
   if (eos.mpp_lim) {
     for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
@@ -158,7 +158,7 @@ KOKKOS_FORCEINLINE_FUNCTION T pressure(T energy, T dyn_p, T pi_inf, T gamma, T q
 // way): alpha and alpha_rho carried over, m = rho*u, E = Gamma*p + 0.5*sum(m*u) + Pi + qv.
 template <class T, class Index>
 KOKKOS_FORCEINLINE_FUNCTION void primitive_to_conservative(const stiffened_gas<T, Index>& eos,
-                                                      const T* prim, T* cons) {
+                                                           const T* prim, T* cons) {
   const Index& ix      = eos.index;
   const mixture<T> mix = mixture_of(eos, prim);
   for (int k = 0; k < eos_max_fluids && k < ix.num_fluids; ++k) {
@@ -183,8 +183,8 @@ enum class conversion_site { pre_process, simulation };
 // elasticity, no chemistry): alpha_rho and alpha carried over, u = m/rho, p from the energy.
 template <class T, class Index>
 KOKKOS_FORCEINLINE_FUNCTION void conservative_to_primitive(const stiffened_gas<T, Index>& eos,
-                                                      const T* cons, T* prim,
-                                                      conversion_site site) {
+                                                           const T* cons, T* prim,
+                                                           conversion_site site) {
   const Index& ix = eos.index;
   T alpha_rho[eos_max_fluids];
   T alpha[eos_max_fluids];

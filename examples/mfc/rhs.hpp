@@ -144,7 +144,7 @@ struct boundary_flux {
     }
     T fl[max_equations] = {};
     T us                = T(0);
-    hllc_flux(eos, mixture_err, D, ql, qr, fl, us);
+    hllc_flux<D>(eos, mixture_err, ql, qr, fl, us);
     for (int s = 0; s < max_equations; ++s) {
       if (slots.var[s] >= 0) {
         flux(slots.var[s], i, j, k) = fl[s];
@@ -249,6 +249,15 @@ struct fill_ghosts {
 };
 
 }  // namespace detail
+
+// Launch bounds of the loops whose bodies need more registers than loopnest's default for CUDA
+// MDRange kernels (32, made for copy-like bodies) gives them: WENO and HLLC at a boundary and the
+// conversion hold every variable of a cell (up to 128 registers), the flux difference a few
+// values per variable (64). Under the default they spill to local memory.
+template <class Schedule>
+using heavy = loopnest::with_launch_bounds_t<Schedule, 256, 2>;
+template <class Schedule>
+using medium = loopnest::with_launch_bounds_t<Schedule, 256, 4>;
 
 // The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
 // primitive variables with MFC's buff_size ghost layers, the fluxes and u* of one direction.
@@ -412,9 +421,9 @@ class five_equation_solver {
     const stiffened_gas<T, slot_index> eos = m_eos;
     const slot_map slots                   = m_slots;
     m_profile.run(m_exec, "convert", 2 * sweep(), [&] {
-      loopnest::for_each_cell<Schedule>(m_exec, m_q0.interior(),
-                                        detail::to_primitive<T>{cons, prim, eos, slots},
-                                        "loopnest_mfc::convert");
+      loopnest::for_each_cell<heavy<Schedule>>(m_exec, m_q0.interior(),
+                                               detail::to_primitive<T>{cons, prim, eos, slots},
+                                               "loopnest_mfc::convert");
     });
   }
 
@@ -478,8 +487,8 @@ class five_equation_solver {
     const double face_bytes =
         static_cast<double>(boundaries.size()) * (2 * sys_size() + 1) * sizeof(T);
     m_profile.run(m_exec, "weno_hllc_" + axis, face_bytes, [&] {
-      loopnest::for_each_cell<Schedule>(m_exec, boundaries, flux,
-                                        "loopnest_mfc::weno_hllc_" + axis);
+      loopnest::for_each_cell<heavy<Schedule>>(m_exec, boundaries, flux,
+                                               "loopnest_mfc::weno_hllc_" + axis);
     });
     const equation_index ix = equations_of(m_case);
     const detail::flux_difference_and_source<T, D> difference{
@@ -489,7 +498,7 @@ class five_equation_solver {
         cells() * sizeof(T) *
         ((D == 0 ? 2.0 : 3.0) * sys_size() + 1.0 + static_cast<double>(m_case.num_fluids));
     m_profile.run(m_exec, "flux_difference_" + axis, diff_bytes, [&] {
-      loopnest::for_each_cell_var<Schedule>(
+      loopnest::for_each_cell_var<medium<Schedule>>(
           m_exec, m_q0.interior(), sys_size(),
           loopnest::per_cell(detail::inverse_width<T, D>{m_inv_d[D]}), difference,
           "loopnest_mfc::flux_difference_" + axis);

@@ -22,7 +22,7 @@ KOKKOS_FORCEINLINE_FUNCTION T sign_half(T s) {
 // qv/rho)/Gamma; with mixture_err a negative c^2 gives 100*sgm_eps instead of a NaN.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T speed_of_sound(T rho, T gamma, T enthalpy, T vel_sum, T qv,
-                                        bool mixture_err) {
+                                             bool mixture_err) {
   const T c2 = (enthalpy - T(5.e-1) * vel_sum - qv / rho) / gamma;
   if (mixture_err && c2 < T(0)) {
     return T(100) * sgm_eps<T>();
@@ -67,19 +67,20 @@ struct hllc_side {
 };
 
 // The HLLC flux through the boundary between the states ql (lower side) and qr (upper side)
-// whose normal is direction `dir`: flux[sys_size] and the boundary velocity u* that the
-// volume-fraction source term uses (MFC's flux_src(advxb)). ql and qr are clipped in place with
-// mpp_lim, as MFC clips its reconstructed arrays.
-template <class T, class Index>
-KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, bool mixture_err, int dir,
-                                      T* ql, T* qr, T* flux, T& u_star) {
+// whose normal is direction Dir (a template argument, so that the normal velocity's place in
+// q is known at compile time and the states stay in registers): flux[sys_size] and the boundary
+// velocity u* that the volume-fraction source term uses (MFC's flux_src(advxb)). ql and qr are
+// clipped in place with mpp_lim, as MFC clips its reconstructed arrays.
+template <int Dir, class T, class Index>
+KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, bool mixture_err,
+                                           T* ql, T* qr, T* flux, T& u_star) {
   const Index& ix = eos.index;
   const hllc_side<T, Index> l(eos, ql);
   const hllc_side<T, Index> r(eos, qr);
   const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
   const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
-  const T u_l = ql[ix.mom(dir)];
-  const T u_r = qr[ix.mom(dir)];
+  const T u_l = ql[ix.mom(Dir)];
+  const T u_r = qr[ix.mom(Dir)];
 
   const T s_l = fortran_min(u_l - c_l, u_r - c_r);
   const T s_r = fortran_max(u_r + c_r, u_l + c_l);
@@ -100,7 +101,7 @@ KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, b
   }
   // MFC adds (s_M/s_L)*(s_P/s_R)*dir_flg*pcorr with pcorr = 0 when low_Mach = 0: a zero.
   for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
-    const T flg = d == dir ? T(1) : T(0);
+    const T flg = d == Dir ? T(1) : T(0);
     const T v_l = ql[ix.mom(d)];
     const T v_r = qr[ix.mom(d)];
     flux[ix.mom(d)] =
