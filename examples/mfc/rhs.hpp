@@ -32,6 +32,14 @@
 #include <string>
 #include <vector>
 
+// Loops over a cell's variables are unrolled on GPUs so that their per-variable arrays stay in
+// registers (the bodies are long enough that nvcc would otherwise keep them in local memory).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define LOOPNEST_MFC_UNROLL _Pragma("unroll")
+#else
+#define LOOPNEST_MFC_UNROLL
+#endif
+
 namespace loopnest_mfc {
 
 // Where each of the kernels' fixed places (slot_index) is in the case's variables, -1 when the
@@ -119,6 +127,7 @@ struct boundary_flux {
     const weno5_coefficients<T>& cr = coefficients[f + 2];
     T ql[max_equations]             = {};
     T qr[max_equations]             = {};
+    LOOPNEST_MFC_UNROLL
     for (int s = 0; s < max_equations; ++s) {
       const int v = slots.var[s];
       if (v < 0) {
@@ -126,6 +135,7 @@ struct boundary_flux {
       }
       T lower[5];
       T upper[5];
+      LOOPNEST_MFC_UNROLL
       for (int o = 0; o < 6; ++o) {
         int a = i, b = j, c = k;
         shifted<D>(a, b, c, o - 2);
@@ -145,6 +155,7 @@ struct boundary_flux {
     T fl[max_equations] = {};
     T us                = T(0);
     hllc_flux<D>(eos, mixture_err, ql, qr, fl, us);
+    LOOPNEST_MFC_UNROLL
     for (int s = 0; s < max_equations; ++s) {
       if (slots.var[s] >= 0) {
         flux(slots.var[s], i, j, k) = fl[s];
