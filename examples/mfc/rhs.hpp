@@ -2,14 +2,13 @@
 // and its SSP-RK3 step (m_time_steppers.fpp, s_3rd_order_tvd_rk) on loopnest's loops, the
 // schedule a template argument of every loop:
 //   conservative -> primitive on the interior; boundary conditions on the primitive variables;
-//   per direction: WENO5 at both sides of every cell boundary and the HLLC flux there (MFC's
-//   s_reconstruct_cell_boundary_values, s_riemann_solver and s_finalize_riemann_solver in one
-//   boundary loop), then the flux difference and the volume-fraction source term
+//   per direction: WENO5 of every variable at both boundaries of every cell (a (cell, variable)
+//   loop, s_reconstruct_cell_boundary_values), the HLLC flux at every boundary (a cell loop,
+//   s_riemann_solver), then the flux difference and the volume-fraction source term
 //   (s_compute_advection_source_term) in one (cell, variable) loop.
-// Each value is computed by MFC's arithmetic in MFC's order; what is fused is only where the
-// values live: the reconstructed states never leave registers (MFC stores them, transposed for
-// y and z, and reads them back), and the fluxes are written in the grid's own order, so that
-// MFC's finalize (a copy back from the transposed order) has nothing to do.
+// Each value is computed by MFC's arithmetic in MFC's order. The reconstructed values and the
+// fluxes are kept in the grid's own order in every direction, so MFC's reshapes for y and z
+// (v_rs_ws) and its finalize (the copy back) have nothing to do.
 #ifndef LOOPNEST_MFC_RHS_HPP
 #define LOOPNEST_MFC_RHS_HPP
 
@@ -110,47 +109,51 @@ KOKKOS_FORCEINLINE_FUNCTION void shifted(int& i, int& j, int& k, int by) {
   (D == 0 ? i : D == 1 ? j : k) += by;
 }
 
-// At the boundary between cells f and f + 1 of direction D (f = -1 .. m): WENO5 of every
-// variable from both sides, then the HLLC flux and u*.
+// s_weno along D for one variable of one cell c (c = -1 .. m): the values at its lower
+// boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil.
 template <class T, int D>
-struct boundary_flux {
-  loopnest::field_set_ref<T> prim, flux, u_star;
-  const weno5_coefficients<T>* coefficients;  // entry f + 1 is cell f
+struct reconstruct {
+  loopnest::field_set_ref<T> prim, lower, upper;
+  const weno5_coefficients<T>* coefficients;  // entry c + 1 is cell c
+  T weno_eps;
+  bool mapped;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
+    const weno5_coefficients<T>& w = coefficients[along<D>(i, j, k) + 1];
+    T s[5];
+    LOOPNEST_MFC_UNROLL
+    for (int o = 0; o < 5; ++o) {
+      int a = i, b = j, c = k;
+      shifted<D>(a, b, c, o - 2);
+      s[o] = prim.load(v, a, b, c);
+    }
+    const weno5_stencil<T> stencil(s, w.beta, weno_eps);
+    lower(v, i, j, k) = stencil.at(w.poly_l, w.d_l, mapped);
+    upper(v, i, j, k) = stencil.at(w.poly_r, w.d_r, mapped);
+  }
+};
+
+// s_hllc_riemann_solver at the boundary between cells f and f + 1 of direction D (f = -1 .. m):
+// its left state is cell f's upper value (MFC passes qR_rs as the solver's qL), its right state
+// cell f + 1's lower value; writes the fluxes and u* in the grid's order (MFC's finalize).
+template <class T, int D>
+struct riemann {
+  loopnest::field_set_ref<T> lower, upper, flux, u_star;
   stiffened_gas<T, slot_index> eos;
   slot_map slots;
-  T weno_eps;
-  bool mapped, mixture_err;
+  bool mixture_err;
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const int f                     = along<D>(i, j, k);
-    const weno5_coefficients<T>& cl = coefficients[f + 1];
-    const weno5_coefficients<T>& cr = coefficients[f + 2];
-    T ql[max_equations]             = {};
-    T qr[max_equations]             = {};
+    int a = i, b = j, c = k;
+    shifted<D>(a, b, c, 1);
+    T ql[max_equations] = {};
+    T qr[max_equations] = {};
     LOOPNEST_MFC_UNROLL
     for (int s = 0; s < max_equations; ++s) {
-      const int v = slots.var[s];
-      if (v < 0) {
-        continue;
+      if (slots.var[s] >= 0) {
+        ql[s] = upper.load(slots.var[s], i, j, k);
+        qr[s] = lower.load(slots.var[s], a, b, c);
       }
-      T lower[5];
-      T upper[5];
-      LOOPNEST_MFC_UNROLL
-      for (int o = 0; o < 6; ++o) {
-        int a = i, b = j, c = k;
-        shifted<D>(a, b, c, o - 2);
-        const T value = prim.load(v, a, b, c);
-        if (o < 5) {
-          lower[o] = value;
-        }
-        if (o > 0) {
-          upper[o - 1] = value;
-        }
-      }
-      // MFC's solver takes the upper boundary of cell f (qR_rs, poly_coef_cbR) as its left
-      // state and the lower boundary of cell f + 1 (qL_rs, cbL) as its right state.
-      ql[s] = weno5_stencil<T>(lower, cl.beta, weno_eps).at(cl.poly_r, cl.d_r, mapped);
-      qr[s] = weno5_stencil<T>(upper, cr.beta, weno_eps).at(cr.poly_l, cr.d_l, mapped);
     }
     T fl[max_equations] = {};
     T us                = T(0);
@@ -287,6 +290,8 @@ class five_equation_solver {
         m_q1(make_fields(exec, "loopnest_mfc::q_cons_ts2", c, c.sys_size())),
         m_rhs(make_fields(exec, "loopnest_mfc::rhs", c, c.sys_size())),
         m_prim(make_fields(exec, "loopnest_mfc::q_prim", c, c.sys_size())),
+        m_lower(make_fields(exec, "loopnest_mfc::qL_rs", c, c.sys_size())),
+        m_upper(make_fields(exec, "loopnest_mfc::qR_rs", c, c.sys_size())),
         m_flux(make_fields(exec, "loopnest_mfc::flux", c, c.sys_size())),
         m_u_star(make_fields(exec, "loopnest_mfc::u_star", c, 1)),
         m_profile(profile) {
@@ -381,7 +386,7 @@ class five_equation_solver {
   execution_space m_exec;
   case_config m_case;
   int m_dims;
-  fields m_q0, m_q1, m_rhs, m_prim, m_flux, m_u_star;
+  fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper, m_flux, m_u_star;
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
   Kokkos::View<weno5_coefficients<T>*> m_weno[3];
@@ -485,21 +490,31 @@ class five_equation_solver {
     lower[D]                          = -1;
     const loopnest::box<3> boundaries({lower[0], lower[1], lower[2]},
                                       {upper[0], upper[1], upper[2]});
-    const detail::boundary_flux<T, D> flux{m_prim.ref(),
-                                           m_flux.ref(),
-                                           m_u_star.ref(),
-                                           m_weno[D].data(),
-                                           m_eos,
-                                           m_slots,
-                                           static_cast<T>(m_case.weno_eps),
-                                           m_case.mapped_weno,
-                                           m_case.mixture_err};
-    // Reads the primitive variables with WENO's halo along D, writes the fluxes and u*.
-    const double face_bytes =
-        static_cast<double>(boundaries.size()) * (2 * sys_size() + 1) * sizeof(T);
-    m_profile.run(m_exec, "weno_hllc_" + axis, face_bytes, [&] {
-      loopnest::for_each_cell<heavy<Schedule>>(m_exec, boundaries, flux,
-                                               "loopnest_mfc::weno_hllc_" + axis);
+    int cell_upper[3] = {upper[0], upper[1], upper[2]};
+    cell_upper[D] += 1;
+    const loopnest::box<3> cells_around({lower[0], lower[1], lower[2]},
+                                        {cell_upper[0], cell_upper[1], cell_upper[2]});
+    const detail::reconstruct<T, D> weno{m_prim.ref(),
+                                         m_lower.ref(),
+                                         m_upper.ref(),
+                                         m_weno[D].data(),
+                                         static_cast<T>(m_case.weno_eps),
+                                         m_case.mapped_weno};
+    // Reads the primitive variables (and WENO's halo along D), writes both boundary values.
+    const double weno_bytes = static_cast<double>(cells_around.size()) * 3 * sys_size() * sizeof(T);
+    m_profile.run(m_exec, "weno_" + axis, weno_bytes, [&] {
+      loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells_around, sys_size(), weno,
+                                                    "loopnest_mfc::weno_" + axis);
+    });
+    const detail::riemann<T, D> hllc{m_lower.ref(),     m_upper.ref(), m_flux.ref(),
+                                     m_u_star.ref(),    m_eos,         m_slots,
+                                     m_case.mixture_err};
+    // Reads both sides' values, writes the fluxes and u*.
+    const double hllc_bytes =
+        static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
+    m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
+      loopnest::for_each_cell<heavy<Schedule>>(m_exec, boundaries, hllc,
+                                               "loopnest_mfc::hllc_" + axis);
     });
     const equation_index ix = equations_of(m_case);
     const detail::flux_difference_and_source<T, D> difference{
