@@ -285,10 +285,9 @@ struct fill_ghosts {
 }  // namespace detail
 
 // Launch bounds of the loops whose bodies need more registers than loopnest's default for CUDA
-// MDRange kernels (32, made for copy-like bodies) gives them: HLLC and the conversion hold every
-// variable of a cell (up to 128 registers), WENO and the flux difference a few values per
-// variable (64; WENO measured faster there, spilling a little, than at 128 with half the
-// occupancy). Under the default they spill to local memory.
+// MDRange kernels (32, made for copy-like bodies) gives them: WENO and HLLC at a boundary and the
+// conversion hold every variable of a cell (up to 128 registers), the flux difference a few
+// values per variable (64). Under the default they spill to local memory.
 template <class Schedule>
 using heavy = loopnest::with_launch_bounds_t<Schedule, 256, 2>;
 template <class Schedule>
@@ -531,8 +530,8 @@ class five_equation_solver {
     // Reads the primitive variables (and WENO's halo along D), writes both boundary values.
     const double weno_bytes = static_cast<double>(cells_around.size()) * 3 * sys_size() * sizeof(T);
     m_profile.run(m_exec, "weno_" + axis, weno_bytes, [&] {
-      loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells_around, sys_size(), weno,
-                                                    "loopnest_mfc::weno_" + axis);
+      loopnest::for_each_cell_var<heavy<Schedule>>(m_exec, cells_around, sys_size(), weno,
+                                                   "loopnest_mfc::weno_" + axis);
     });
     const detail::riemann<T, D> hllc{m_lower.ref(),     m_upper.ref(), m_flux.ref(),
                                      m_u_star.ref(),    m_eos,         m_slots,
