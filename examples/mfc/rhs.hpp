@@ -109,37 +109,17 @@ KOKKOS_FORCEINLINE_FUNCTION void shifted(int& i, int& j, int& k, int by) {
   (D == 0 ? i : D == 1 ? j : k) += by;
 }
 
-// The coefficients of cells -1 .. m of one direction, one column per coefficient, so that the
-// threads of a warp, which along x are consecutive cells, read consecutive addresses.
-template <class T>
-struct weno5_table {
-  static constexpr int count = sizeof(weno5_coefficients<T>) / sizeof(T);
-  static_assert(sizeof(weno5_coefficients<T>) == count * sizeof(T),
-                "weno5_coefficients must hold nothing but its coefficients");
-  Kokkos::View<const T**, Kokkos::LayoutLeft> columns;  // (c + 1, coefficient)
-
-  KOKKOS_FORCEINLINE_FUNCTION weno5_coefficients<T> at(int c) const {
-    weno5_coefficients<T> w;
-    T* out = reinterpret_cast<T*>(&w);
-    LOOPNEST_MFC_UNROLL
-    for (int q = 0; q < count; ++q) {
-      out[q] = columns(c + 1, q);
-    }
-    return w;
-  }
-};
-
 // s_weno along D for one variable of one cell c (c = -1 .. m): the values at its lower
 // boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil.
 template <class T, int D>
 struct reconstruct {
   loopnest::field_set_ref<T> prim, lower, upper;
-  weno5_table<T> coefficients;
+  const weno5_coefficients<T>* coefficients;  // entry c + 1 is cell c
   T weno_eps;
   bool mapped;
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
-    const weno5_coefficients<T> w = coefficients.at(along<D>(i, j, k));
+    const weno5_coefficients<T>& w = coefficients[along<D>(i, j, k) + 1];
     T s[5];
     LOOPNEST_MFC_UNROLL
     for (int o = 0; o < 5; ++o) {
@@ -328,19 +308,9 @@ class five_equation_solver {
     for (int d = 0; d < m_dims; ++d) {
       const axis_grid& a                            = g.axis[d];
       const std::vector<weno5_coefficients<T>> coef = weno5_coefficients_of<T>(a);
-      constexpr int count                           = detail::weno5_table<T>::count;
-      Kokkos::View<T**, Kokkos::LayoutLeft> table(
-          Kokkos::view_alloc(exec, "loopnest_mfc::weno" + std::to_string(d)), coef.size(), count);
-      auto mirror = Kokkos::create_mirror_view(table);
-      for (std::size_t c = 0; c < coef.size(); ++c) {
-        const T* values = reinterpret_cast<const T*>(&coef[c]);
-        for (int q = 0; q < count; ++q) {
-          mirror(c, q) = values[q];
-        }
-      }
-      Kokkos::deep_copy(exec, table, mirror);
-      exec.fence();
-      m_weno[d].columns = table;
+      m_weno[d]                                     = Kokkos::View<weno5_coefficients<T>*>(
+          Kokkos::view_alloc(exec, "loopnest_mfc::weno" + std::to_string(d)), coef.size());
+      copy_to_device(coef, m_weno[d]);
       std::vector<T> inv(static_cast<std::size_t>(a.m) + 1);
       for (int i = 0; i <= a.m; ++i) {
         // MFC's 1._wp/dx(k), in its working precision.
@@ -419,7 +389,7 @@ class five_equation_solver {
   fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper, m_flux, m_u_star;
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
-  detail::weno5_table<T> m_weno[3];
+  Kokkos::View<weno5_coefficients<T>*> m_weno[3];
   Kokkos::View<const T*> m_inv_d[3];
   kernel_profile m_profile;
 
@@ -524,14 +494,17 @@ class five_equation_solver {
     cell_upper[D] += 1;
     const loopnest::box<3> cells_around({lower[0], lower[1], lower[2]},
                                         {cell_upper[0], cell_upper[1], cell_upper[2]});
-    const detail::reconstruct<T, D> weno{
-        m_prim.ref(),      m_lower.ref(), m_upper.ref(), m_weno[D], static_cast<T>(m_case.weno_eps),
-        m_case.mapped_weno};
+    const detail::reconstruct<T, D> weno{m_prim.ref(),
+                                         m_lower.ref(),
+                                         m_upper.ref(),
+                                         m_weno[D].data(),
+                                         static_cast<T>(m_case.weno_eps),
+                                         m_case.mapped_weno};
     // Reads the primitive variables (and WENO's halo along D), writes both boundary values.
     const double weno_bytes = static_cast<double>(cells_around.size()) * 3 * sys_size() * sizeof(T);
     m_profile.run(m_exec, "weno_" + axis, weno_bytes, [&] {
-      loopnest::for_each_cell_var<heavy<Schedule>>(m_exec, cells_around, sys_size(), weno,
-                                                   "loopnest_mfc::weno_" + axis);
+      loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells_around, sys_size(), weno,
+                                                    "loopnest_mfc::weno_" + axis);
     });
     const detail::riemann<T, D> hllc{m_lower.ref(),     m_upper.ref(), m_flux.ref(),
                                      m_u_star.ref(),    m_eos,         m_slots,
