@@ -171,8 +171,13 @@ class staged_output {
     for (const std::string& from : written) {
       const std::string to = d + from.substr(from.find_last_of('/'));
       if (std::rename(from.c_str(), to.c_str()) != 0) {
-        throw std::runtime_error("cannot move '" + from + "' to '" + to +
-                                 "': " + std::strerror(errno));
+        std::string why = "cannot move '";
+        why += from;
+        why += "' to '";
+        why += to;
+        why += "': ";
+        why += std::strerror(errno);
+        throw std::runtime_error(why);
       }
       out.push_back(to);
     }
@@ -190,7 +195,10 @@ class staged_output {
       while (const dirent* e = ::readdir(dir)) {
         const std::string name = e->d_name;
         if (name != "." && name != "..") {
-          std::remove((d + "/" + name).c_str());
+          std::string path = d;
+          path += '/';
+          path += name;
+          std::remove(path.c_str());
         }
       }
       ::closedir(dir);

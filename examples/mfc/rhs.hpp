@@ -214,6 +214,23 @@ struct to_primitive {
   }
 };
 
+// The stages of s_3rd_order_tvd_rk, in its association: q1 = q0 + dt L(q0);
+// q1 = (3 q0 + q1 + dt L(q1))/4; q0 = (q0 + 2 q1 + 2 dt L(q1))/3.
+template <class T, int Stage>
+struct rk3_stage {
+  T dt;
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(T q0, T q1, T r) const {
+    if constexpr (Stage == 1) {
+      (void)q1;
+      return q0 + dt * r;
+    } else if constexpr (Stage == 2) {
+      return (T(3) * q0 + q1 + dt * r) / T(4);
+    } else {
+      return (q0 + T(2) * q1 + T(2) * dt * r) / T(3);
+    }
+  }
+};
+
 // out = rule(q0, q1, rhs) per value: one stage of SSP-RK3.
 template <class T, class Rule>
 struct rk_update {
@@ -370,16 +387,11 @@ class five_equation_solver {
   void step() {
     const T dt = static_cast<T>(m_case.dt);
     compute_rhs<Schedule>(m_q0, m_rhs);
-    update<Schedule>("rk3_stage1", m_q1, m_q0, m_q1,
-                     [dt] KOKKOS_FUNCTION(T q0, T, T r) { return q0 + dt * r; });
+    update<Schedule>("rk3_stage1", m_q1, m_q0, m_q1, detail::rk3_stage<T, 1>{dt});
     compute_rhs<Schedule>(m_q1, m_rhs);
-    update<Schedule>("rk3_stage2", m_q1, m_q0, m_q1, [dt] KOKKOS_FUNCTION(T q0, T q1, T r) {
-      return (T(3) * q0 + q1 + dt * r) / T(4);
-    });
+    update<Schedule>("rk3_stage2", m_q1, m_q0, m_q1, detail::rk3_stage<T, 2>{dt});
     compute_rhs<Schedule>(m_q1, m_rhs);
-    update<Schedule>("rk3_stage3", m_q0, m_q0, m_q1, [dt] KOKKOS_FUNCTION(T q0, T q1, T r) {
-      return (q0 + T(2) * q1 + T(2) * dt * r) / T(3);
-    });
+    update<Schedule>("rk3_stage3", m_q0, m_q0, m_q1, detail::rk3_stage<T, 3>{dt});
   }
 
  private:

@@ -79,7 +79,7 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
         for (int v = 0; v < max_equations; ++v) {
           if (slots.var[v] >= 0) {
             q[v] = cons.load(slots.var[v], i, j, k);
-            bad  = bad || !(q[v] - q[v] == T(0));  // NaN or infinite
+            bad  = bad || !(q[v] * T(0) == T(0));  // NaN or infinite
           }
         }
         conservative_to_primitive(eos, q, p, conversion_site::pre_process);
