@@ -49,11 +49,14 @@ inline equation_index equations_of(const case_config& c) {
   return ix;
 }
 
-template <class T>
-stiffened_gas<T> eos_of(const case_config& c) {
-  stiffened_gas<T> eos;
-  eos.index   = equations_of(c);
-  eos.mpp_lim = c.mpp_lim;
+// The case's fluids, with its equations in MFC's order (equation_index) or at the kernels' fixed
+// places (slot_index).
+template <class T, class Index = equation_index>
+stiffened_gas<T, Index> eos_of(const case_config& c) {
+  stiffened_gas<T, Index> eos;
+  eos.index.num_fluids = c.num_fluids;
+  eos.index.num_dims   = c.num_dims;
+  eos.mpp_lim          = c.mpp_lim;
   for (int k = 0; k < c.num_fluids; ++k) {
     eos.gammas[k]  = static_cast<T>(c.fluids[k].gamma);
     eos.pi_infs[k] = static_cast<T>(c.fluids[k].pi_inf);

@@ -314,14 +314,7 @@ class five_equation_solver {
         m_profile(profile) {
     const equation_index ix = equations_of(c);
     m_slots                 = slot_map::of(ix);
-    m_eos.index.num_fluids  = c.num_fluids;
-    m_eos.index.num_dims    = c.num_dims;
-    m_eos.mpp_lim           = c.mpp_lim;
-    for (int k = 0; k < c.num_fluids; ++k) {
-      m_eos.gammas[k]  = static_cast<T>(c.fluids[k].gamma);
-      m_eos.pi_infs[k] = static_cast<T>(c.fluids[k].pi_inf);
-      m_eos.qvs[k]     = static_cast<T>(c.fluids[k].qv);
-    }
+    m_eos                   = eos_of<T, slot_index>(c);
     for (int d = 0; d < m_dims; ++d) {
       const axis_grid& a                            = g.axis[d];
       const std::vector<weno5_coefficients<T>> coef = weno5_coefficients_of<T>(a);

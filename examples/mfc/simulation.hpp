@@ -58,17 +58,9 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
       Kokkos::view_alloc(exec, "loopnest_mfc::first_unphysical"));
   const long long none = (1LL << 62);
   Kokkos::deep_copy(exec, first, none);
-  const auto cons = s.state().ref();
-  stiffened_gas<T, slot_index> eos;
-  eos.index.num_fluids = c.num_fluids;
-  eos.index.num_dims   = c.num_dims;
-  eos.mpp_lim          = c.mpp_lim;
-  for (int k = 0; k < c.num_fluids; ++k) {
-    eos.gammas[k]  = static_cast<T>(c.fluids[k].gamma);
-    eos.pi_infs[k] = static_cast<T>(c.fluids[k].pi_inf);
-    eos.qvs[k]     = static_cast<T>(c.fluids[k].qv);
-  }
-  const slot_map slots = slot_map::of(equations_of(c));
+  const auto cons                        = s.state().ref();
+  const stiffened_gas<T, slot_index> eos = eos_of<T, slot_index>(c);
+  const slot_map slots                   = slot_map::of(equations_of(c));
   const long long nx = c.m() + 1, ny = c.n() + 1;
   loopnest::for_each_cell<heavy<Schedule>>(
       exec, s.state().interior(),

@@ -193,16 +193,31 @@ TEST(mfc_rhs, shock_tubes_match_the_exact_star_states_along_z) {
   }
 }
 
-// Water (rho 1000, gamma 4.4, pi_inf 6e8) in the middle of air, moving at 100 m/s with 1e5 Pa
-// everywhere on a periodic domain: the five-equation model keeps p and u uniform.
-case_config interface_case(int dims, bool mapped, bool mpp_lim) {
-  case_config c = make_case(dims, 0, 64, 8, -1, 2, 2.0e-6);
+// Water (fluid 1: gamma 4.4, pi_inf 6e8) and air (fluid 2) on a periodic domain, mpp_lim and
+// mixture_err on.
+case_config water_and_air(int dims, int cells, int across, double dt, bool mapped) {
+  case_config c = make_case(dims, 0, cells, across, -1, 2, dt);
   c.fluids[0]   = fluid(4.4, 6.0e8);
   c.fluids[1]   = fluid(1.4, 0.0);
   c.mapped_weno = mapped;
-  c.mpp_lim     = mpp_lim;
+  c.mpp_lim     = true;
   c.mixture_err = true;
   return c;
+}
+
+// A cell holding water (density 1000) at volume fraction a1 and air of density air_rho.
+void set_water_fraction(host_fields& prim, const loopnest_mfc::equation_index& ix, int i, int j,
+                        int k, double a1, double air_rho) {
+  prim(ix.cont(0), i, j, k) = a1 * 1000.0;
+  prim(ix.cont(1), i, j, k) = (1.0 - a1) * air_rho;
+  prim(ix.adv(0), i, j, k)  = a1;
+  prim(ix.adv(1), i, j, k)  = 1.0 - a1;
+}
+
+// Water in the middle of air, moving at 100 m/s with 1e5 Pa everywhere: the five-equation model
+// keeps p and u uniform.
+case_config interface_case(int dims, bool mapped) {
+  return water_and_air(dims, 64, 8, 2.0e-6, mapped);
 }
 
 host_fields interface_state(const case_config& c) {
@@ -211,12 +226,8 @@ host_fields interface_state(const case_config& c) {
   for (int k = 0; k <= c.p(); ++k) {
     for (int j = 0; j <= c.n(); ++j) {
       for (int i = 0; i <= c.m(); ++i) {
-        const double x             = (i + 0.5) / (c.m() + 1);
-        const double a1            = (x > 0.3 && x < 0.6) ? 1.0 - 1e-6 : 1e-6;
-        prim(ix.cont(0), i, j, k)  = a1 * 1000.0;
-        prim(ix.cont(1), i, j, k)  = (1.0 - a1) * 1.0;
-        prim(ix.adv(0), i, j, k)   = a1;
-        prim(ix.adv(1), i, j, k)   = 1.0 - a1;
+        const double x = (i + 0.5) / (c.m() + 1);
+        set_water_fraction(prim, ix, i, j, k, (x > 0.3 && x < 0.6) ? 1.0 - 1e-6 : 1e-6, 1.0);
         prim(ix.mom(0), i, j, k)   = 100.0;
         prim(ix.energy(), i, j, k) = 1.0e5;
       }
@@ -228,7 +239,7 @@ host_fields interface_state(const case_config& c) {
 TEST(mfc_rhs, a_moving_interface_keeps_pressure_and_velocity_uniform) {
   for (int dims = 1; dims <= 2; ++dims) {
     for (const bool mapped : {false, true}) {
-      const case_config c    = interface_case(dims, mapped, true);
+      const case_config c    = interface_case(dims, mapped);
       const host_fields cons = run<double>(c, interface_state(c), 100);
       double worst_p = 0.0, worst_u = 0.0;
       for (int i = 0; i <= c.m(); ++i) {
@@ -250,13 +261,7 @@ TEST(mfc_rhs, a_moving_interface_keeps_pressure_and_velocity_uniform) {
 // A 2D periodic case with a water column, a pressure pulse and a shear flow: every fluid's mass,
 // both momenta and the energy are sums of fluxes that cancel in pairs.
 case_config periodic_case() {
-  case_config c = make_case(2, 0, 32, 32, -1, 2, 1.0e-6);
-  c.fluids[0]   = fluid(4.4, 6.0e8);
-  c.fluids[1]   = fluid(1.4, 0.0);
-  c.mpp_lim     = true;
-  c.mixture_err = true;
-  c.mapped_weno = true;
-  return c;
+  return water_and_air(2, 32, 32, 1.0e-6, true);
 }
 
 host_fields periodic_state(const case_config& c) {
@@ -265,14 +270,10 @@ host_fields periodic_state(const case_config& c) {
   const double pi = std::acos(-1.0);
   for (int j = 0; j <= c.n(); ++j) {
     for (int i = 0; i <= c.m(); ++i) {
-      const double x             = (i + 0.5) / (c.m() + 1);
-      const double y             = (j + 0.5) / (c.n() + 1);
-      const double r2            = (x - 0.5) * (x - 0.5) + (y - 0.4) * (y - 0.4);
-      const double a1            = r2 < 0.04 ? 1.0 - 1e-6 : 1e-6;
-      prim(ix.cont(0), i, j, 0)  = a1 * 1000.0;
-      prim(ix.cont(1), i, j, 0)  = (1.0 - a1) * 1.2;
-      prim(ix.adv(0), i, j, 0)   = a1;
-      prim(ix.adv(1), i, j, 0)   = 1.0 - a1;
+      const double x  = (i + 0.5) / (c.m() + 1);
+      const double y  = (j + 0.5) / (c.n() + 1);
+      const double r2 = (x - 0.5) * (x - 0.5) + (y - 0.4) * (y - 0.4);
+      set_water_fraction(prim, ix, i, j, 0, r2 < 0.04 ? 1.0 - 1e-6 : 1e-6, 1.2);
       prim(ix.mom(0), i, j, 0)   = 50.0 * std::sin(2 * pi * y);
       prim(ix.mom(1), i, j, 0)   = 20.0 * std::cos(2 * pi * x);
       prim(ix.energy(), i, j, 0) = 1.0e5 * (1.0 + 0.5 * std::exp(-100.0 * r2));
