@@ -1,8 +1,7 @@
 // loopnest-mfc's right-hand side and time step (examples/mfc/rhs.hpp, weno.hpp, riemann.hpp)
 // against what the five-equation model must do: shock tubes against the exact Riemann solver along
 // each direction, pressure and velocity kept uniform across a moving material interface,
-// conservation on periodic domains, the same bits under every schedule, and WENO's coefficients
-// against the uniform-grid constants.
+// conservation on periodic domains, and the same bits under every schedule.
 #include "exact_riemann.hpp"
 
 #include <gtest/gtest.h>
@@ -343,29 +342,6 @@ TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp64) {
 }
 TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp32) {
   check_schedules_agree<float>();
-}
-
-// On a uniform grid MFC's coefficients are the classical WENO5 constants.
-TEST(mfc_rhs, weno_coefficients_on_a_uniform_grid_are_the_classical_ones) {
-  case_config c              = make_case(1, 0, 40, 1, -3, 1, 1e-3);
-  const loopnest_mfc::grid g = loopnest_mfc::generate_grid(c);
-  const auto coef            = loopnest_mfc::weno5_coefficients_of<double>(g.axis[0]);
-  ASSERT_EQ(coef.size(), 42U);
-  for (const auto& w : coef) {
-    EXPECT_NEAR(w.d_r[0], 0.3, 1e-13);
-    EXPECT_NEAR(w.d_r[1], 0.6, 1e-13);
-    EXPECT_NEAR(w.d_r[2], 0.1, 1e-13);
-    EXPECT_NEAR(w.d_l[0], 0.1, 1e-13);
-    EXPECT_NEAR(w.d_l[2], 0.3, 1e-13);
-    // v(j + 1/2) from cells j..j+2 = (2v_j + 5v_{j+1} - v_{j+2})/6
-    //                               = v_j - (1/6)dvd(1) + (2/3)dvd(0)
-    EXPECT_NEAR(w.poly_r[0][0], -1.0 / 6.0, 1e-13);
-    EXPECT_NEAR(w.poly_r[0][1], 2.0 / 3.0, 1e-13);
-    // Jiang and Shu's beta_0 = 13/12 (dvd(1) - dvd(0))^2 + 1/4 (dvd(1) - 3 dvd(0))^2.
-    EXPECT_NEAR(w.beta[0][0], 4.0 / 3.0, 1e-12);
-    EXPECT_NEAR(w.beta[0][1], -11.0 / 3.0, 1e-12);
-    EXPECT_NEAR(w.beta[0][2], 10.0 / 3.0, 1e-12);
-  }
 }
 
 }  // namespace
