@@ -62,14 +62,14 @@ void check_weights() {
   const loopnest_mfc::weno5_stencil<T> stencil(s, b, T(1e-6));
   double js[3], sum = 0;
   for (int r = 0; r < 3; ++r) {
-    const double beta = static_cast<double>(stencil.beta[r]);
-    js[r]             = static_cast<double>(d[r]) / (beta * beta);
+    const auto beta = static_cast<double>(stencil.beta[r]);
+    js[r]           = static_cast<double>(d[r]) / (beta * beta);
     sum += js[r];
   }
   double mapped[3], msum = 0;
   for (int r = 0; r < 3; ++r) {
     js[r] /= sum;
-    const double dr = static_cast<double>(d[r]);
+    const auto dr = static_cast<double>(d[r]);
     mapped[r] =
         js[r] * (dr + dr * dr - 3 * dr * js[r] + js[r] * js[r]) / (dr * dr + js[r] * (1 - 2 * dr));
     msum += mapped[r];
