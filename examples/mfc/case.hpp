@@ -60,6 +60,7 @@ struct case_config {
   int t_step_start = 0, t_step_stop = 0, t_step_save = 1;
   int num_fluids = 1;
   fluid_config fluids[max_fluids];
+  int weno_order = 5;
   bool mpp_lim = false, mixture_err = false, mapped_weno = false;
   double weno_eps    = 1.0e-16;
   int precision      = 2;
@@ -164,9 +165,12 @@ class case_builder {
         }
         continue;
       }
-      // MFC's s_check_inputs_weno: every dimension needs num_stcls_min*weno_order = 25 cells.
-      if (a.cells_minus_one + 1 < 25) {
-        refuse(need(extent[d]), "gives fewer than 25 cells, the least MFC allows with WENO5");
+      // MFC's s_check_inputs_weno: every dimension needs num_stcls_min*weno_order cells.
+      const int least = 5 * integer("weno_order");
+      if (a.cells_minus_one + 1 < least) {
+        refuse(need(extent[d]),
+               "gives fewer than " + std::to_string(least) +
+                   " cells, the least MFC allows with weno_order = " + need("weno_order").spelling);
       }
       a.beg = real(s + "_domain%beg");
       a.end = real(s + "_domain%end");
@@ -233,6 +237,7 @@ class case_builder {
       need(key);  // values were checked against the list when read
     }
     c.num_fluids  = integer("num_fluids");
+    c.weno_order  = integer("weno_order");
     c.mpp_lim     = logical_or("mpp_lim", false);
     c.mixture_err = logical_or("mixture_err", false);
     c.mapped_weno = logical_or("mapped_weno", false);

@@ -81,7 +81,7 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"mpp_lim", value_type::logical, "T|F", "clip partial densities and volume fractions"},
     {"mixture_err", value_type::logical, "T|F", "floor a negative squared sound speed"},
     {"time_stepper", value_type::integer, "3", "third-order TVD Runge-Kutta"},
-    {"weno_order", value_type::integer, "5", "WENO5"},
+    {"weno_order", value_type::integer, "1|3|5", "WENO order (1: first-order upwind)"},
     {"weno_eps", value_type::real, "", "WENO's epsilon (default 1e-16)"},
     {"mapped_weno", value_type::logical, "T|F", "mapped WENO-JS weights"},
     {"wenoz", value_type::logical, "F", "WENO-Z weights"},

@@ -29,6 +29,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // Loops over a cell's variables are unrolled on GPUs so that their per-variable arrays stay in
@@ -110,26 +111,37 @@ KOKKOS_FORCEINLINE_FUNCTION void shifted(int& i, int& j, int& k, int by) {
 }
 
 // s_weno along D for one variable of one cell c (c = -1 .. m): the values at its lower
-// boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil.
-template <class T, int D>
+// boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil of
+// 2*Order/2 + 1 cells; Order 1 copies the cell's value to both.
+template <class T, int D, int Order>
 struct reconstruct {
+  using coefficients_type =
+      std::conditional_t<Order == 5, weno5_coefficients<T>, weno3_coefficients<T>>;
+  static constexpr int width = Order / 2 * 2 + 1;
+
   loopnest::field_set_ref<T> prim, lower, upper;
-  const weno5_coefficients<T>* coefficients;  // entry c + 1 is cell c
+  const coefficients_type* coefficients;  // entry c + 1 is cell c
   T weno_eps;
   bool mapped;
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
-    const weno5_coefficients<T>& w = coefficients[along<D>(i, j, k) + 1];
-    T s[5];
+    T s[width];
     LOOPNEST_MFC_UNROLL
-    for (int o = 0; o < 5; ++o) {
+    for (int o = 0; o < width; ++o) {
       int a = i, b = j, c = k;
-      shifted<D>(a, b, c, o - 2);
+      shifted<D>(a, b, c, o - width / 2);
       s[o] = prim.load(v, a, b, c);
     }
-    const weno5_stencil<T> stencil(s, w.beta, weno_eps);
-    lower(v, i, j, k) = stencil.at(w.poly_l, w.d_l, mapped);
-    upper(v, i, j, k) = stencil.at(w.poly_r, w.d_r, mapped);
+    if constexpr (Order == 1) {
+      lower(v, i, j, k) = s[0];
+      upper(v, i, j, k) = s[0];
+    } else {
+      const coefficients_type& w = coefficients[along<D>(i, j, k) + 1];
+      using stencil_type = std::conditional_t<Order == 5, weno5_stencil<T>, weno3_stencil<T>>;
+      const stencil_type stencil(s, w.beta, weno_eps);
+      lower(v, i, j, k) = stencil.at(w.poly_l, w.d_l, mapped);
+      upper(v, i, j, k) = stencil.at(w.poly_r, w.d_r, mapped);
+    }
   }
 };
 
@@ -316,11 +328,12 @@ class five_equation_solver {
     m_slots                 = slot_map::of(ix);
     m_eos                   = eos_of<T, slot_index>(c);
     for (int d = 0; d < m_dims; ++d) {
-      const axis_grid& a                            = g.axis[d];
-      const std::vector<weno5_coefficients<T>> coef = weno5_coefficients_of<T>(a);
-      m_weno[d]                                     = Kokkos::View<weno5_coefficients<T>*>(
-          Kokkos::view_alloc(exec, "loopnest_mfc::weno" + std::to_string(d)), coef.size());
-      copy_to_device(coef, m_weno[d]);
+      const axis_grid& a = g.axis[d];
+      if (c.weno_order == 5) {
+        m_weno5[d] = coefficients_on_device(weno5_coefficients_of<T>(a), d);
+      } else if (c.weno_order == 3) {
+        m_weno3[d] = coefficients_on_device(weno3_coefficients_of<T>(a), d);
+      }
       std::vector<T> inv(static_cast<std::size_t>(a.m) + 1);
       for (int i = 0; i <= a.m; ++i) {
         // MFC's 1._wp/dx(k), in its working precision.
@@ -394,7 +407,8 @@ class five_equation_solver {
   fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper, m_flux, m_u_star;
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
-  Kokkos::View<weno5_coefficients<T>*> m_weno[3];
+  Kokkos::View<weno5_coefficients<T>*> m_weno5[3];
+  Kokkos::View<weno3_coefficients<T>*> m_weno3[3];
   Kokkos::View<const T*> m_inv_d[3];
   kernel_profile m_profile;
 
@@ -420,6 +434,14 @@ class five_equation_solver {
         }
       }
     }
+  }
+
+  template <class C>
+  Kokkos::View<C*> coefficients_on_device(const std::vector<C>& host, int d) {
+    Kokkos::View<C*> device(Kokkos::view_alloc(m_exec, "loopnest_mfc::weno" + std::to_string(d)),
+                            host.size());
+    copy_to_device(host, device);
+    return device;
   }
 
   template <class V, class Host>
@@ -499,17 +521,17 @@ class five_equation_solver {
     cell_upper[D] += 1;
     const loopnest::box<3> cells_around({lower[0], lower[1], lower[2]},
                                         {cell_upper[0], cell_upper[1], cell_upper[2]});
-    const detail::reconstruct<T, D> weno{m_prim.ref(),
-                                         m_lower.ref(),
-                                         m_upper.ref(),
-                                         m_weno[D].data(),
-                                         static_cast<T>(m_case.weno_eps),
-                                         m_case.mapped_weno};
     // Reads the primitive variables (and WENO's halo along D), writes both boundary values.
     const double weno_bytes = static_cast<double>(cells_around.size()) * 3 * sys_size() * sizeof(T);
     m_profile.run(m_exec, "weno_" + axis, weno_bytes, [&] {
-      loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells_around, sys_size(), weno,
-                                                    "loopnest_mfc::weno_" + axis);
+      if (m_case.weno_order == 5) {
+        reconstruct<Schedule, D, 5>(cells_around, m_weno5[D].data(), axis);
+      } else if (m_case.weno_order == 3) {
+        reconstruct<Schedule, D, 3>(cells_around, m_weno3[D].data(), axis);
+      } else {
+        reconstruct<Schedule, D, 1>(cells_around,
+                                    static_cast<const weno3_coefficients<T>*>(nullptr), axis);
+      }
     });
     const detail::riemann<T, D> hllc{m_lower.ref(),     m_upper.ref(), m_flux.ref(),
                                      m_u_star.ref(),    m_eos,         m_slots,
@@ -534,6 +556,18 @@ class five_equation_solver {
           loopnest::per_cell(detail::inverse_width<T, D>{m_inv_d[D]}), difference,
           "loopnest_mfc::flux_difference_" + axis);
     });
+  }
+
+  template <class Schedule, int D, int Order, class C>
+  void reconstruct(const loopnest::box<3>& cells, const C* coefficients, const std::string& axis) {
+    const detail::reconstruct<T, D, Order> weno{m_prim.ref(),
+                                                m_lower.ref(),
+                                                m_upper.ref(),
+                                                coefficients,
+                                                static_cast<T>(m_case.weno_eps),
+                                                m_case.mapped_weno};
+    loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells, sys_size(), weno,
+                                                  "loopnest_mfc::weno_" + axis);
   }
 
   template <class Schedule, class Rule>

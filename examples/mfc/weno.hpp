@@ -141,6 +141,71 @@ std::vector<weno5_coefficients<T>> weno5_coefficients_of(const axis_grid& g) {
   return out;
 }
 
+// MFC's weights of R candidate stencils from their smoothness indicators beta (weno_eps
+// included) and ideal weights d: alpha_r = d_r/beta_r^2, omega = alpha/sum(alpha), and with
+// mapped WENO (Henrick et al.) alpha_r = (d_r(1 + d_r - 3 omega_r) + omega_r^2) omega_r/(d_r^2 +
+// omega_r(1 - 2 d_r)) normalised again. In double, each normalisation is done over a common
+// denominator, one division instead of MFC's 2R: FP64 division is what bounds WENO on a GPU, and
+// the weights agree with MFC's to a few units in the last place. In float the squared
+// indicators can pass 1e38, so MFC's divisions stay (they are cheap there).
+template <class T, int R>
+KOKKOS_FORCEINLINE_FUNCTION void weno_weights(const T (&beta)[R], const T (&d)[R], bool mapped,
+                                              T (&omega)[R]) {
+  T b[R];
+  for (int r = 0; r < R; ++r) {
+    b[r] = beta[r] * beta[r];
+  }
+  if constexpr (sizeof(T) >= 8) {
+    // omega_r = (n_r/den_r)/sum_s(n_s/den_s) with one division.
+    const auto normalise = [&omega](const T(&n)[R], const T(&den)[R]) {
+      T a[R];
+      T sum = T(0);
+      for (int r = 0; r < R; ++r) {
+        T others = T(1);
+        for (int s = 0; s < R; ++s) {
+          others = s == r ? others : others * den[s];
+        }
+        a[r] = n[r] * others;
+        sum  = sum + a[r];
+      }
+      const T inv = T(1) / sum;
+      for (int r = 0; r < R; ++r) {
+        omega[r] = a[r] * inv;
+      }
+    };
+    normalise(d, b);
+    if (mapped) {
+      T n[R], den[R];
+      for (int r = 0; r < R; ++r) {
+        n[r]   = (d[r] * (T(1) + d[r] - T(3) * omega[r]) + omega[r] * omega[r]) * omega[r];
+        den[r] = d[r] * d[r] + omega[r] * (T(1) - T(2) * d[r]);
+      }
+      normalise(n, den);
+    }
+  } else {
+    T alpha[R];
+    T sum = T(0);
+    for (int r = 0; r < R; ++r) {
+      alpha[r] = d[r] / b[r];
+      sum      = sum + alpha[r];
+    }
+    if (mapped) {
+      for (int r = 0; r < R; ++r) {
+        const T w = alpha[r] / sum;
+        alpha[r]  = (d[r] * (T(1) + d[r] - T(3) * w) + w * w) *
+                   (w / (d[r] * d[r] + w * (T(1) - T(2) * d[r])));
+      }
+      sum = T(0);
+      for (int r = 0; r < R; ++r) {
+        sum = sum + alpha[r];
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      omega[r] = alpha[r] / sum;
+    }
+  }
+}
+
 // The smoothness indicators of the stencil v(j - 2 .. j + 2) (MFC's beta, weno_eps included)
 // and its three candidate values at one boundary.
 template <class T>
@@ -173,51 +238,72 @@ struct weno5_stencil {
     return omega[0] * p0 + omega[1] * p1 + omega[2] * p2;
   }
 
-  // MFC's weights: alpha_r = d_r/beta_r^2, omega = alpha/sum(alpha), and with mapped WENO
-  // (Henrick et al.) alpha_r = (d_r(1 + d_r - 3 omega_r) + omega_r^2) omega_r/(d_r^2 +
-  // omega_r(1 - 2 d_r)) normalised again. In double, each normalisation is done over a common
-  // denominator, one division instead of MFC's six: FP64 division is what bounds this loop on a
-  // GPU, and the weights agree with MFC's to a few units in the last place. In float the squared
-  // indicators can pass 1e38, so MFC's divisions stay (they are cheap there).
   KOKKOS_FORCEINLINE_FUNCTION void weights(const T (&d)[3], bool mapped, T (&omega)[3]) const {
-    const T b0 = beta[0] * beta[0], b1 = beta[1] * beta[1], b2 = beta[2] * beta[2];
-    if constexpr (sizeof(T) >= 8) {
-      normalise(d[0] * (b1 * b2), d[1] * (b0 * b2), d[2] * (b0 * b1), T(1), T(1), T(1), omega);
-      if (mapped) {
-        T n[3], den[3];
-        for (int r = 0; r < 3; ++r) {
-          n[r]   = (d[r] * (T(1) + d[r] - T(3) * omega[r]) + omega[r] * omega[r]) * omega[r];
-          den[r] = d[r] * d[r] + omega[r] * (T(1) - T(2) * d[r]);
-        }
-        normalise(n[0], n[1], n[2], den[0], den[1], den[2], omega);
-      }
-    } else {
-      T alpha[3] = {d[0] / b0, d[1] / b1, d[2] / b2};
-      if (mapped) {
-        const T sum = alpha[0] + alpha[1] + alpha[2];
-        for (int r = 0; r < 3; ++r) {
-          const T w = alpha[r] / sum;
-          alpha[r]  = (d[r] * (T(1) + d[r] - T(3) * w) + w * w) *
-                     (w / (d[r] * d[r] + w * (T(1) - T(2) * d[r])));
-        }
-      }
-      const T sum = alpha[0] + alpha[1] + alpha[2];
-      for (int r = 0; r < 3; ++r) {
-        omega[r] = alpha[r] / sum;
-      }
-    }
+    weno_weights(beta, d, mapped, omega);
+  }
+};
+
+// WENO3 (MFC's weno_order = 3): the coefficients of cell j, MFC's poly_coef_cbL/cbR(j, r, 0),
+// d_cbL/cbR(r, j) and beta_coef(j, r, 0).
+template <class T>
+struct weno3_coefficients {
+  T poly_l[2];
+  T poly_r[2];
+  T d_l[2];
+  T d_r[2];
+  T beta[2];
+};
+
+// The WENO3 coefficients of cells -1 .. m + 1 (entry j + 1 is cell j), MFC's expressions at
+// i = j - 1 with s = x_cb.
+template <class T>
+std::vector<weno3_coefficients<T>> weno3_coefficients_of(const axis_grid& g) {
+  std::vector<weno3_coefficients<T>> out;
+  const auto s  = [&g](int k) { return g.x_cb(k); };
+  const auto sq = [](double x) { return x * x; };
+  for (int j = -1; j <= g.m + 1; ++j) {
+    const int i     = j - 1;
+    const double r0 = (s(i) - s(i + 1)) / (s(i) - s(i + 2));
+    const double r1 = (s(i) - s(i + 1)) / (s(i - 1) - s(i + 1));
+    const double d0 = (s(i - 1) - s(i + 1)) / (s(i - 1) - s(i + 2));
+    const double l0 = (s(i - 1) - s(i)) / (s(i - 1) - s(i + 2));
+    weno3_coefficients<T> c{};
+    c.poly_r[0] = static_cast<T>(r0);
+    c.poly_r[1] = static_cast<T>(r1);
+    c.poly_l[0] = static_cast<T>(-r0);
+    c.poly_l[1] = static_cast<T>(-r1);
+    c.d_r[0]    = static_cast<T>(d0);
+    c.d_r[1]    = static_cast<T>(1.0 - d0);
+    c.d_l[0]    = static_cast<T>(l0);
+    c.d_l[1]    = static_cast<T>(1.0 - l0);
+    c.beta[0]   = static_cast<T>(4.0 * sq(s(i) - s(i + 1)) / sq(s(i) - s(i + 2)));
+    c.beta[1]   = static_cast<T>(4.0 * sq(s(i) - s(i + 1)) / sq(s(i - 1) - s(i + 1)));
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The WENO3 branch of s_weno: the stencil v(j - 1 .. j + 1), its two candidates at one boundary.
+template <class T>
+struct weno3_stencil {
+  T dvd[2];  // MFC's dvd(0), dvd(-1)
+  T v;
+  T beta[2];
+
+  KOKKOS_FORCEINLINE_FUNCTION weno3_stencil(const T (&s)[3], const T (&b)[2], T weno_eps) {
+    dvd[0]  = s[2] - s[1];
+    dvd[1]  = s[1] - s[0];
+    v       = s[1];
+    beta[0] = b[0] * dvd[0] * dvd[0] + weno_eps;
+    beta[1] = b[1] * dvd[1] * dvd[1] + weno_eps;
   }
 
-  // omega_r = (n_r/den_r)/sum_s(n_s/den_s), with one division.
-  KOKKOS_FORCEINLINE_FUNCTION static void normalise(T n0, T n1, T n2, T den0, T den1, T den2,
-                                                    T (&omega)[3]) {
-    const T a0  = n0 * (den1 * den2);
-    const T a1  = n1 * (den0 * den2);
-    const T a2  = n2 * (den0 * den1);
-    const T inv = T(1) / (a0 + a1 + a2);
-    omega[0]    = a0 * inv;
-    omega[1]    = a1 * inv;
-    omega[2]    = a2 * inv;
+  KOKKOS_FORCEINLINE_FUNCTION T at(const T (&poly)[2], const T (&d)[2], bool mapped) const {
+    const T p0 = v + poly[0] * dvd[0];
+    const T p1 = v + poly[1] * dvd[1];
+    T omega[2];
+    weno_weights(beta, d, mapped, omega);
+    return omega[0] * p0 + omega[1] * p1;
   }
 };
 

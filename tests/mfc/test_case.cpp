@@ -138,7 +138,8 @@ TEST(mfc_case, refuses_missing_and_inconsistent_parameters) {
   EXPECT_EQ(error_of(shock_tube(), {"y_domain%beg=0"}),
             "--override y_domain%beg=0: 'y_domain%beg' is given but n = 0");
   EXPECT_EQ(error_of(shock_tube(), {"m=23"}),
-            "--override m=23: 'm' = 23 gives fewer than 25 cells, the least MFC allows with WENO5");
+            "--override m=23: 'm' = 23 gives fewer than 25 cells, the least MFC allows with "
+            "weno_order = 5");
   EXPECT_EQ(error_of(shock_tube(), {"p=24"}),
             "--override p=24: 'p' = 24 needs n > 0 (a 3D case is also 2D)");
   EXPECT_EQ(error_of(shock_tube(), {"num_patches=1"}),

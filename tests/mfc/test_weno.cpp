@@ -10,13 +10,17 @@ namespace {
 
 using loopnest_mfc::case_config;
 
+// The x axis of a uniform 40-cell grid on [0, 1] with MFC's ghost layers.
+loopnest_mfc::axis_grid uniform_axis() {
+  case_config c;
+  c.axis[0].cells_minus_one = 39;
+  c.axis[0].end             = 1.0;
+  return loopnest_mfc::generate_grid(c).axis[0];
+}
+
 // On a uniform grid MFC's coefficients are the classical WENO5 constants.
 TEST(mfc_weno, coefficients_on_a_uniform_grid_are_the_classical_ones) {
-  case_config c;
-  c.axis[0].cells_minus_one  = 39;
-  c.axis[0].end              = 1.0;
-  const loopnest_mfc::grid g = loopnest_mfc::generate_grid(c);
-  const auto coef            = loopnest_mfc::weno5_coefficients_of<double>(g.axis[0]);
+  const auto coef = loopnest_mfc::weno5_coefficients_of<double>(uniform_axis());
   ASSERT_EQ(coef.size(), 42U);
   for (const auto& w : coef) {
     EXPECT_NEAR(w.d_r[0], 0.3, 1e-13);
@@ -35,14 +39,32 @@ TEST(mfc_weno, coefficients_on_a_uniform_grid_are_the_classical_ones) {
   }
 }
 
+// WENO3 on a uniform grid: ideal weights 2/3 and 1/3, each candidate halfway to its neighbour.
+TEST(mfc_weno, weno3_coefficients_on_a_uniform_grid_are_the_classical_ones) {
+  const auto coef = loopnest_mfc::weno3_coefficients_of<double>(uniform_axis());
+  ASSERT_EQ(coef.size(), 42U);
+  for (const auto& w : coef) {
+    EXPECT_NEAR(w.d_r[0], 2.0 / 3.0, 1e-13);
+    EXPECT_NEAR(w.d_r[1], 1.0 / 3.0, 1e-13);
+    EXPECT_NEAR(w.d_l[0], 1.0 / 3.0, 1e-13);
+    EXPECT_NEAR(w.poly_r[0], 0.5, 1e-13);
+    EXPECT_NEAR(w.poly_r[1], 0.5, 1e-13);
+    EXPECT_NEAR(w.poly_l[0], -0.5, 1e-13);
+    EXPECT_NEAR(w.beta[0], 1.0, 1e-12);
+    EXPECT_NEAR(w.beta[1], 1.0, 1e-12);
+  }
+  const double s[3] = {5.0, 7.0, 9.0};
+  const loopnest_mfc::weno3_stencil<double> stencil(s, coef[10].beta, 1e-16);
+  for (const bool mapped : {false, true}) {
+    EXPECT_NEAR(stencil.at(coef[10].poly_r, coef[10].d_r, mapped), 8.0, 1e-12);
+    EXPECT_NEAR(stencil.at(coef[10].poly_l, coef[10].d_l, mapped), 6.0, 1e-12);
+  }
+}
+
 // Linear data: every candidate stencil is exact, so both boundary values are, JS or mapped.
 TEST(mfc_weno, linear_data_is_reconstructed_exactly) {
-  case_config c;
-  c.axis[0].cells_minus_one  = 39;
-  c.axis[0].end              = 1.0;
-  const loopnest_mfc::grid g = loopnest_mfc::generate_grid(c);
-  const auto w               = loopnest_mfc::weno5_coefficients_of<double>(g.axis[0])[10];
-  const double s[5]          = {3.0, 5.0, 7.0, 9.0, 11.0};
+  const auto w      = loopnest_mfc::weno5_coefficients_of<double>(uniform_axis())[10];
+  const double s[5] = {3.0, 5.0, 7.0, 9.0, 11.0};
   const loopnest_mfc::weno5_stencil<double> stencil(s, w.beta, 1e-16);
   for (const bool mapped : {false, true}) {
     EXPECT_NEAR(stencil.at(w.poly_r, w.d_r, mapped), 8.0, 1e-12);
