@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -318,9 +319,13 @@ int main(int argc, char* argv[]) {
   loopnest_mfc::run_result r;
   std::vector<std::string> written;
   try {
-    staged_output stage(o.case_dir);
+    // --no-output makes no stage, so a read-only case directory does not stop a timing run.
+    std::optional<staged_output> stage;
+    if (o.output) {
+      stage.emplace(o.case_dir);
+    }
     try {
-      const std::string out = o.output ? stage.directory() : std::string();
+      const std::string out = stage ? stage->directory() : std::string();
       r                     = o.precision == "fp32" ? run_precision<float>(c, g, ic, o, out)
                                                     : run_precision<double>(c, g, ic, o, out);
     } catch (const loopnest_mfc::unphysical_state& e) {
@@ -328,7 +333,9 @@ int main(int argc, char* argv[]) {
                    o.case_dir.c_str());
       return unphysical;
     }
-    written = stage.publish(r.written);
+    if (stage) {
+      written = stage->publish(r.written);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
     return io_error;
