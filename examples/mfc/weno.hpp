@@ -1,6 +1,7 @@
-// MFC's WENO5 reconstruction of one variable at the two boundaries of a cell, with the
+// MFC's WENO5 and WENO3 reconstruction of one variable at the two boundaries of a cell, with the
 // grid-dependent coefficients of src/simulation/m_weno.fpp (s_compute_weno_coefficients, the
-// WENO5 branch of s_weno): WENO-JS by default, mapped WENO (Henrick et al.) with mapped_weno.
+// WENO5 and WENO3 branches of s_weno): WENO-JS by default, mapped WENO (Henrick et al.) with
+// mapped_weno.
 // Component-wise on the primitive variables, in MFC's value-difference form and order of
 // operations, so that the result agrees with MFC's to round-off.
 #ifndef LOOPNEST_MFC_WENO_HPP
