@@ -2,15 +2,14 @@
 // and its SSP-RK3 step (m_time_steppers.fpp, s_3rd_order_tvd_rk) on loopnest's loops, the
 // schedule a template argument of every loop:
 //   conservative -> primitive on the interior; boundary conditions on the primitive variables;
-//   per direction: WENO (order 5, 3 or 1) of every variable at both boundaries of every cell (a
-//   (cell, variable)
-//   loop, s_reconstruct_cell_boundary_values), the HLLC flux at every boundary (a cell loop,
-//   s_riemann_solver), then the flux difference and the volume-fraction source term
-//   (s_compute_advection_source_term) in one (cell, variable) loop.
-// Each value is computed by MFC's arithmetic in MFC's order (FP64 WENO weights over a common
-// denominator excepted, weno.hpp says why). The reconstructed values and the
-// fluxes are kept in the grid's own order in every direction, so MFC's reshapes for y and z
-// (v_rs_ws) and its finalize (the copy back) have nothing to do.
+//   per direction: WENO (order 5, 3 or 1) of every variable at both boundaries of every cell
+//   (a (cell, variable) loop, s_reconstruct_cell_boundary_values), the HLLC flux at every
+//   boundary (a cell loop, s_riemann_solver), then the flux difference and the volume-fraction
+//   source term (s_compute_advection_source_term) in one (cell, variable) loop.
+// Each value is computed by MFC's arithmetic in MFC's order (but for the FP64 WENO weights,
+// normalised over a common denominator: weno.hpp says why). The reconstructed values and the
+// fluxes keep the grid's own order in every direction, so MFC's reshapes for y and z (v_rs_ws)
+// and its finalize (the copy back) have nothing to do.
 #ifndef LOOPNEST_MFC_RHS_HPP
 #define LOOPNEST_MFC_RHS_HPP
 
