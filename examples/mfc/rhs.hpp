@@ -295,16 +295,17 @@ struct fill_ghosts {
 }  // namespace detail
 
 // Launch bounds of the loops whose bodies need more registers than loopnest's default for CUDA
-// MDRange kernels (32, made for copy-like bodies) gives them: WENO and HLLC at a boundary and the
-// conversion hold every variable of a cell (up to 128 registers), the flux difference a few
-// values per variable (64). Under the default they spill to local memory.
+// MDRange kernels (32, made for copy-like bodies) gives them: HLLC and the conversion hold every
+// variable of a cell (up to 128 registers), WENO and the flux difference a few values of one
+// variable (64). Under the default they spill to local memory.
 template <class Schedule>
 using heavy = loopnest::with_launch_bounds_t<Schedule, 256, 2>;
 template <class Schedule>
 using medium = loopnest::with_launch_bounds_t<Schedule, 256, 4>;
 
 // The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
-// primitive variables with MFC's buff_size ghost layers, the fluxes and u* of one direction.
+// primitive variables with MFC's buff_size ghost layers, and for one direction at a time the
+// reconstructed boundary values (MFC's qL_rs, qR_rs), the fluxes and u*.
 template <class T>
 class five_equation_solver {
  public:
