@@ -49,13 +49,17 @@ inline double grind_time_of(const case_config& c, double time_avg) {
 namespace detail {
 
 // The first interior cell (in MFC's order, i fastest) whose state is not finite or whose
-// mixture density or pressure is negative, or -1: one loop over the cells, an atomic minimum.
+// mixture density or pressure is negative, or -1: one loop over the cells, an atomic minimum
+// into `first` (allocated once by the caller, not every step).
+template <class T>
+using first_cell_view =
+    Kokkos::View<long long, typename five_equation_solver<T>::fields::memory_space>;
+
 template <class Schedule, class T>
-long long first_unphysical_cell(const five_equation_solver<T>& s, const case_config& c) {
+long long first_unphysical_cell(const five_equation_solver<T>& s, const case_config& c,
+                                const first_cell_view<T>& first) {
   using exec_space = typename five_equation_solver<T>::execution_space;
   const exec_space exec;
-  Kokkos::View<long long, typename five_equation_solver<T>::fields::memory_space> first(
-      Kokkos::view_alloc(exec, "loopnest_mfc::first_unphysical"));
   const long long none = (1LL << 62);
   Kokkos::deep_copy(exec, first, none);
   const auto cons                        = s.state().ref();
@@ -113,6 +117,8 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   };
   save(c.t_step_start);
   const int steps = c.t_step_stop - c.t_step_start;
+  const detail::first_cell_view<T> first(
+      Kokkos::view_alloc(Kokkos::DefaultExecutionSpace(), "loopnest_mfc::first_unphysical"));
   // MFC averages from its fifth step on; a shorter run averages what it has.
   const int warm_up = std::min(4, std::max(0, steps - 1));
   double timed      = 0.0;
@@ -128,7 +134,7 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
       timed += seconds;
       ++result.timed_steps;
     }
-    const long long bad = detail::first_unphysical_cell<Schedule>(solver, c);
+    const long long bad = detail::first_unphysical_cell<Schedule>(solver, c, first);
     if (bad >= 0) {
       const long long nx = c.m() + 1, ny = c.n() + 1;
       throw unphysical_state("the state went unphysical in step " + std::to_string(t_step + 1) +
