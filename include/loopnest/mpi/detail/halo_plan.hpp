@@ -1,0 +1,180 @@
+// loopnest::Impl::halo_plan: which cells a halo exchange sends and receives, where each face sits
+// in the contiguous buffers, and the one-kernel pack and unpack of every face and variable.
+#ifndef LOOPNEST_MPI_DETAIL_HALO_PLAN_HPP
+#define LOOPNEST_MPI_DETAIL_HALO_PLAN_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/for_each.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/mpi/cartesian_decomposition.hpp>
+#include <loopnest/mpi/halo_transport.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loopnest::Impl {
+
+// One face of the ghost layers: `ghost` layers along `axis`, below (side 0) or above (side 1)
+// this rank's interior, exchanged with rank `peer`. The cells sent (this rank's outermost
+// interior layers on that side) start at send_lo, the cells received (the ghosts) at recv_lo;
+// both span `extent`. Its elements sit in the buffers from `offset` on, variable by variable,
+// each variable's cells with the lower tangential axis fastest (see halo_face_box).
+struct halo_face {
+  int axis = 0, side = 0, peer = MPI_PROC_NULL;
+  int send_lo[3] = {}, recv_lo[3] = {}, extent[3] = {1, 1, 1};
+  // Cells per variable, elements in all (cells * nvar), the first element in the buffers.
+  std::int64_t cells = 0, elements = 0, offset = 0;
+  // MPI tags: a message is tagged with the face it was packed from, so that the two messages
+  // between ranks that are neighbours on both sides (two ranks on a periodic axis) stay apart.
+  int send_tag() const { return 2 * axis + side; }
+  int recv_tag() const { return 2 * axis + 1 - side; }
+};
+
+// Faces exchanged together: all of them (faces only) or those of one axis (edges and corners,
+// axis after axis). Elements [begin, begin + size) of the buffers.
+struct halo_phase {
+  std::vector<halo_face> faces;
+  std::int64_t begin = 0, size = 0;
+};
+
+struct halo_plan {
+  std::vector<halo_phase> phases;
+  std::int64_t total = 0;
+};
+
+// The plan for nvar variables of `ghost` layers around this rank's block of d. A face without a
+// neighbour (the edge of an axis that does not wrap) is left out: its ghosts stay as they are.
+inline halo_plan make_halo_plan(const cartesian_decomposition& d, int nvar, int ghost,
+                                halo_region region) {
+  halo_plan plan;
+  const bool by_axis = region == halo_region::faces_edges_corners;
+  for (int axis = 0; axis < d.dims(); ++axis) {
+    if (by_axis || plan.phases.empty()) {
+      plan.phases.emplace_back();
+      plan.phases.back().begin = plan.total;
+    }
+    auto& phase = plan.phases.back();
+    for (int side = 0; side < 2; ++side) {
+      halo_face f;
+      f.axis = axis;
+      f.side = side;
+      f.peer = d.neighbour(axis, side);
+      if (f.peer == MPI_PROC_NULL || ghost == 0) {
+        continue;
+      }
+      f.cells = 1;
+      for (int e = 0; e < 3; ++e) {
+        const int n = e < d.dims() ? d.local_extent(e) : 1;
+        if (e == axis) {
+          f.send_lo[e] = side == 0 ? 0 : n - ghost;
+          f.recv_lo[e] = side == 0 ? -ghost : n;
+          f.extent[e]  = ghost;
+        } else if (by_axis && e < axis) {
+          // The ghosts of the axes already exchanged travel along: they fill edges and corners.
+          f.send_lo[e] = f.recv_lo[e] = -ghost;
+          f.extent[e]                 = n + 2 * ghost;
+        } else {
+          f.send_lo[e] = f.recv_lo[e] = 0;
+          f.extent[e]                 = n;
+        }
+        f.cells *= f.extent[e];
+      }
+      f.elements = f.cells * nvar;
+      f.offset   = plan.total;
+      plan.total += f.elements;
+      phase.faces.push_back(f);
+    }
+    phase.size = plan.total - phase.begin;
+  }
+  return plan;
+}
+
+// A face as the pack kernel sees it: the work box is (t0, t1, layer), t0 and t1 the face's
+// tangential axes (lower first, so x where the face has it: adjacent work items walk rows of
+// LayoutLeft fields) and the layers of every face stacked along the third index.
+struct halo_face_box {
+  int lo[3];
+  int extent[3];
+  int t0, t1, normal;
+  int layer_begin;
+  std::int64_t offset, cells;
+};
+
+constexpr int halo_max_faces = 6;
+
+// At most six faces, passed by value to the kernel (a few hundred bytes, under Kokkos' limit for
+// kernel arguments).
+struct halo_face_table {
+  halo_face_box face[halo_max_faces];
+  int count;
+  int work[3];
+};
+
+inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send) {
+  halo_face_table t{};
+  t.count   = static_cast<int>(phase.faces.size());
+  t.work[0] = t.work[1] = t.work[2] = 0;
+  for (int n = 0; n < t.count; ++n) {
+    const halo_face& f = phase.faces[static_cast<std::size_t>(n)];
+    halo_face_box& b   = t.face[n];
+    b.normal           = f.axis;
+    b.t0               = f.axis == 0 ? 1 : 0;
+    b.t1               = f.axis == 2 ? 1 : 2;
+    for (int e = 0; e < 3; ++e) {
+      b.lo[e]     = send ? f.send_lo[e] : f.recv_lo[e];
+      b.extent[e] = f.extent[e];
+    }
+    b.layer_begin = t.work[2];
+    b.offset      = f.offset;
+    b.cells       = f.cells;
+    t.work[0]     = std::max(t.work[0], b.extent[b.t0]);
+    t.work[1]     = std::max(t.work[1], b.extent[b.t1]);
+    t.work[2] += b.extent[b.normal];
+  }
+  return t;
+}
+
+// One kernel for every face and variable of a phase: buffer <- fields (Pack) or fields <- buffer.
+// Fields is a reference with T& operator()(v, i, j, k) in the grid's index space; buffer is the
+// whole send or receive buffer (face offsets count from its start).
+template <class Schedule, bool Pack, class ExecutionSpace, class Fields, class T>
+void halo_copy(const ExecutionSpace& exec, const halo_face_table& t, const Fields& fields, int nvar,
+               T* buffer) {
+  if (t.count == 0) {
+    return;
+  }
+  for_each_cell_var<Schedule>(
+      exec, box<3>{{0, 0, 0}, {t.work[0], t.work[1], t.work[2]}}, nvar,
+      KOKKOS_LAMBDA(int a, int b, int c, int v) {
+        int n = 0;
+        while (n + 1 < t.count && c >= t.face[n + 1].layer_begin) {
+          ++n;
+        }
+        const halo_face_box& f = t.face[n];
+        if (a >= f.extent[f.t0] || b >= f.extent[f.t1]) {
+          return;
+        }
+        const int layer = c - f.layer_begin;
+        int x[3];
+        x[f.t0]     = f.lo[f.t0] + a;
+        x[f.t1]     = f.lo[f.t1] + b;
+        x[f.normal] = f.lo[f.normal] + layer;
+        const std::int64_t at =
+            f.offset + v * f.cells + a +
+            std::int64_t{f.extent[f.t0]} * (b + std::int64_t{f.extent[f.t1]} * layer);
+        if constexpr (Pack) {
+          buffer[at] = fields(v, x[0], x[1], x[2]);
+        } else {
+          fields(v, x[0], x[1], x[2]) = buffer[at];
+        }
+      },
+      Pack ? "loopnest::halo_exchange/pack" : "loopnest::halo_exchange/unpack");
+}
+
+}  // namespace loopnest::Impl
+
+#endif
