@@ -1,6 +1,8 @@
 // loopnest-diffusion: runs the 5-point diffusion step from the standard initial condition, checks
 // that the result is physical, prints KEY=VALUE lines, and writes the final field on request.
 //   loopnest-diffusion NX NY STEPS [VARIANT [FIELD_FILE]] [--precision fp32|fp64]
+// Built with MPI (LOOPNEST_DIFFUSION_MPI), it also runs under mpirun on a grid split over the
+// ranks, gathered on rank 0, which checks, prints and writes as one rank does.
 #include <loopnest/diffusion.hpp>
 #include <loopnest/tools/diffusion_tool.hpp>
 #include <loopnest/tools/field_file.hpp>
@@ -16,6 +18,15 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#if defined(LOOPNEST_DIFFUSION_MPI)
+#include <loopnest/mpi/cartesian_decomposition.hpp>
+#include <loopnest/mpi/detail/mpi_error.hpp>
+#include <loopnest/mpi/diffusion.hpp>
+#include <loopnest/mpi/halo_transport.hpp>
+
+#include <mpi.h>
+#endif
 
 namespace {
 
@@ -44,8 +55,25 @@ struct options {
   std::string variant = loopnest::name(loopnest::fastest_diffusion_variant);
   std::optional<std::string> field_file;
   loopnest::precision precision = loopnest::precision::fp64;
+#if defined(LOOPNEST_DIFFUSION_MPI)
+  // Ranks along x and y (0: MPI_Dims_create chooses), whether --ranks was given.
+  int ranks[2]          = {0, 0};
+  bool ranks_given      = false;
+  bool overlap          = true;
+  std::string transport = "mpi_host";
+#endif
 };
 
+// The method of a run over several ranks: the distributed solver (collapse3 loops, a halo
+// exchange every step).
+constexpr const char* distributed_method = "distributed";
+#if defined(LOOPNEST_DIFFUSION_MPI)
+constexpr bool with_mpi = true;
+#else
+constexpr bool with_mpi = false;
+#endif
+
+// The single-rank variants (distributed is the method of a run over several ranks).
 std::string variant_list() {
   std::string variants = "cpu";
   for (const auto v : loopnest::diffusion_variants) {
@@ -72,6 +100,18 @@ void print_usage(std::FILE* to) {
       "(nothing run); 3 FIELD_FILE or standard output could not be written (an existing\n"
       "FIELD_FILE is left as it was).\n",
       variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant));
+#if defined(LOOPNEST_DIFFUSION_MPI)
+  std::fprintf(
+      to,
+      "Under mpirun -np P (or with --ranks, or VARIANT distributed) the NX x NY grid is split\n"
+      "into one block per rank and VARIANT is distributed (collapse3 loops, a one-cell halo\n"
+      "exchanged every step); rank 0 gathers the field, checks it, prints and writes\n"
+      "FIELD_FILE, the same bytes as one rank writes. Errors are reported by every rank.\n"
+      "  --ranks PXxPY       ranks along x and y (default: MPI_Dims_create chooses)\n"
+      "  --transport NAME    mpi_host (default), mpi_device or nccl\n"
+      "  --no-overlap        exchange the halo, then update; by default the cells that read\n"
+      "                      no ghost are updated while the halo moves\n");
+#endif
 }
 
 int parse_int(const std::string& name, const std::string& text, int min) {
@@ -92,7 +132,9 @@ int parse_int(const std::string& name, const std::string& text, int min) {
   return static_cast<int>(value);
 }
 
-options parse(int argc, char** argv) {
+// writer: whether this process writes FIELD_FILE (rank 0 of a distributed run), and so checks
+// that it can.
+options parse(int argc, char** argv, bool writer = true) {
   options o;
   std::vector<std::string> positional;
   for (int a = 1; a < argc; ++a) {
@@ -106,6 +148,35 @@ options parse(int argc, char** argv) {
       } catch (const std::invalid_argument&) {
         throw usage_error(std::string("--precision = '") + argv[a] + "' is not fp32 or fp64");
       }
+#if defined(LOOPNEST_DIFFUSION_MPI)
+    } else if (arg == "--ranks" || arg == "--transport") {
+      if (a + 1 == argc) {
+        throw usage_error(arg + " needs a value");
+      }
+      const std::string value = argv[++a];
+      if (arg == "--transport") {
+        try {
+          loopnest::parse_halo_transport(value);
+        } catch (const std::invalid_argument&) {
+          throw usage_error("--transport = '" + value + "' is not mpi_host, mpi_device or nccl");
+        }
+        o.transport = value;
+      } else {
+        const auto x = value.find('x');
+        try {
+          if (x == std::string::npos) {
+            throw usage_error("");
+          }
+          o.ranks[0] = parse_int("--ranks", value.substr(0, x), 1);
+          o.ranks[1] = parse_int("--ranks", value.substr(x + 1), 1);
+        } catch (const usage_error&) {
+          throw usage_error("--ranks = '" + value + "' is not PXxPY with two positive integers");
+        }
+        o.ranks_given = true;
+      }
+    } else if (arg == "--no-overlap") {
+      o.overlap = false;
+#endif
     } else if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
       throw usage_error("unknown option '" + arg + "'");
     } else {
@@ -130,19 +201,20 @@ options parse(int argc, char** argv) {
   }
   if (positional.size() > 3) {
     o.variant = positional[3];
-    if (o.variant != "cpu") {
+    if (o.variant != "cpu" && !(with_mpi && o.variant == distributed_method)) {
       try {
         loopnest::parse_diffusion_variant(o.variant);
       } catch (const std::invalid_argument&) {
         throw usage_error("VARIANT = '" + o.variant + "' is unknown; the variants are " +
-                          variant_list());
+                          variant_list() +
+                          (with_mpi ? std::string(", ") + distributed_method : ""));
       }
     }
   }
   // Before anything runs, so that a long run does not end in a refused write.
   if (positional.size() > 4) {
     o.field_file             = positional[4];
-    const std::string reason = loopnest::field_file_unwritable_reason(*o.field_file);
+    const std::string reason = writer ? loopnest::field_file_unwritable_reason(*o.field_file) : "";
     if (!reason.empty()) {
       throw usage_error("FIELD_FILE = '" + *o.field_file + "': " + reason);
     }
@@ -230,24 +302,9 @@ void run_and_report(const options& o, clock_type::time_point start) {
               t.h2d, t.d2h, t.exit);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  for (int a = 1; a < argc; ++a) {
-    if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
-      print_usage(stdout);
-      return 0;
-    }
-  }
-  options o;
-  try {
-    o = parse(argc, argv);
-  } catch (const usage_error& e) {
-    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-    return usage;
-  }
-  int status       = pass;
-  const auto start = clock_type::now();
+// A run on one process, after its arguments were parsed: exactly the tool without MPI.
+int run_one_rank(const options& o, clock_type::time_point start) {
+  int status = pass;
   {
     Kokkos::ScopeGuard kokkos;
     try {
@@ -265,11 +322,182 @@ int main(int argc, char** argv) {
       status = check_failed;
     }
   }
-  // A full disk or a closed pipe on standard output is an error too, not a silent success.
+  return status;
+}
+
+// A full disk or a closed pipe on standard output is an error too, not a silent success.
+int flush_stdout(int status) {
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     std::fprintf(stderr, "loopnest-diffusion: writing standard output failed: %s\n",
                  std::strerror(errno));
     return io_error;
   }
   return status;
+}
+
+#if defined(LOOPNEST_DIFFUSION_MPI)
+
+// Every rank's line for an error every rank found (collectively agreed, so all say the same).
+void report_on_every_rank(const char* what, int rank, int size) {
+  std::fprintf(stderr, "loopnest-diffusion: rank %d of %d: %s\n", rank, size, what);
+}
+
+// The distributed run: every rank sets up and steps its block; rank 0 gathers, checks, writes
+// and prints, and its verdict is every rank's exit status. Errors found while setting up (a
+// decomposition that does not fit, a transport not available) are every rank's, exit status 2.
+template <class T>
+int run_distributed(const options& o, clock_type::time_point start, int rank, int size) {
+  using exec = Kokkos::DefaultExecutionSpace;
+  std::optional<loopnest::cartesian_decomposition> d;
+  std::optional<loopnest::distributed_diffusion_solver<T>> solver;
+  try {
+    d.emplace(MPI_COMM_WORLD, std::vector<int>{o.nx, o.ny},
+              std::vector<int>{o.ranks[0], o.ranks[1]}, std::vector<bool>{false, false});
+    solver.emplace(exec(), *d, loopnest::parse_halo_transport(o.transport), o.overlap);
+  } catch (const std::exception& e) {
+    report_on_every_rank(e.what(), rank, size);
+    return usage;
+  }
+  timings t;
+  auto t0 = clock_type::now();
+  solver->set_initial_condition();
+  t.h2d = seconds_since(t0);
+  t0    = clock_type::now();
+  solver->advance(o.steps);
+  exec().fence();
+  // The slowest rank's steps.
+  loopnest::Impl::mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  t.loop       = seconds_since(t0);
+  t0           = clock_type::now();
+  const auto u = solver->gather();
+  t.d2h        = seconds_since(t0);
+  t0           = clock_type::now();
+  solver.reset();
+  Kokkos::fence();
+  t.exit     = seconds_since(t0);
+  int status = pass;
+  if (rank == 0) {
+    try {
+      const double total = seconds_since(start);
+      const auto check   = loopnest::check_diffusion_solution(u, o.nx, o.ny);
+      if (o.field_file) {
+        try {
+          loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
+        } catch (const std::exception& e) {
+          throw output_error(e.what());
+        }
+      }
+      std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n",
+                  distributed_method, loopnest::name(o.precision), o.nx, o.ny, o.steps);
+      std::printf("RANKS=%dx%d\nTRANSPORT=%s\nOVERLAP=%s\n", d->ranks(0), d->ranks(1),
+                  o.transport.c_str(), o.overlap ? "on" : "off");
+      std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
+                  check.min, check.max);
+      std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
+                  t.h2d, t.d2h, t.exit);
+      status = flush_stdout(pass);
+    } catch (const output_error& e) {
+      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+      status = io_error;
+    } catch (const std::exception& e) {
+      std::printf("CHECK=FAIL\n");
+      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+      status = check_failed;
+    }
+  }
+  loopnest::Impl::mpi_check(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  return status;
+}
+
+// Under MPI: one rank without --ranks or VARIANT distributed runs exactly as the tool without
+// MPI; otherwise the distributed run. A mistake in the arguments is found by every rank (rank 0
+// alone checks FIELD_FILE, which only it writes, and the ranks agree before anything runs).
+int mpi_main(int argc, char** argv) {
+  const auto start = clock_type::now();
+  int rank = 0, size = 1;
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    std::fprintf(stderr, "loopnest-diffusion: MPI_Init failed\n");
+    return check_failed;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int status = pass;
+  try {
+    bool help = false;
+    for (int a = 1; a < argc; ++a) {
+      help = help || std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h";
+    }
+    if (help) {
+      if (rank == 0) {
+        print_usage(stdout);
+      }
+    } else {
+      options o;
+      loopnest::Impl::rank_error refused;
+      try {
+        o = parse(argc, argv, rank == 0);
+      } catch (const usage_error& e) {
+        refused = loopnest::Impl::refuse(e.what());
+      }
+      const bool distributed = size > 1 || o.ranks_given || o.variant == distributed_method;
+      if (size == 1 && !distributed) {
+        if (refused.kind != loopnest::Impl::rank_error_kind::none) {
+          std::fprintf(stderr, "loopnest-diffusion: %s\n", refused.message.c_str());
+          status = usage;
+        } else {
+          status = flush_stdout(run_one_rank(o, start));
+        }
+      } else {
+        try {
+          loopnest::Impl::throw_if_any_rank_failed(MPI_COMM_WORLD, refused);
+          if (o.variant != distributed_method &&
+              o.variant != loopnest::name(loopnest::fastest_diffusion_variant)) {
+            throw usage_error("VARIANT = '" + o.variant + "' runs on one rank; over " +
+                              std::to_string(size) + " ranks the method is " + distributed_method);
+          }
+          o.variant = distributed_method;
+        } catch (const std::exception& e) {
+          report_on_every_rank(e.what(), rank, size);
+          status = usage;
+        }
+        if (status == pass) {
+          Kokkos::ScopeGuard kokkos;
+          status = o.precision == loopnest::precision::fp32
+                       ? run_distributed<float>(o, start, rank, size)
+                       : run_distributed<double>(o, start, rank, size);
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    // An MPI call that failed on this rank alone: the others may be waiting on it.
+    std::fprintf(stderr, "loopnest-diffusion: rank %d of %d: %s\n", rank, size, e.what());
+    MPI_Abort(MPI_COMM_WORLD, check_failed);
+  }
+  MPI_Finalize();
+  return rank == 0 ? flush_stdout(status) : status;
+}
+
+#endif
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if defined(LOOPNEST_DIFFUSION_MPI)
+  return mpi_main(argc, argv);
+#else
+  for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
+      print_usage(stdout);
+      return 0;
+    }
+  }
+  options o;
+  try {
+    o = parse(argc, argv);
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return usage;
+  }
+  return flush_stdout(run_one_rank(o, clock_type::now()));
+#endif
 }

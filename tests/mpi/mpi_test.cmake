@@ -1,16 +1,38 @@
-# loopnest_add_mpi_test(NAME RANKS COMMAND...): the ctest test NAME runs COMMAND under MPI's
-# launcher (MPIEXEC_EXECUTABLE from FindMPI) with RANKS ranks, more ranks than cores allowed
-# (Open MPI's --oversubscribe), as root where CI runs (Open MPI's two variables), with a timeout
-# so that a deadlock fails, and LeakSanitizer told to skip Open MPI's own allocations
-# (tests/mpi/lsan.supp).
-function(loopnest_add_mpi_test name ranks)
-  set(flags ${MPIEXEC_NUMPROC_FLAG} ${ranks})
-  if(MPI_CXX_LIBRARY_VERSION_STRING MATCHES "Open MPI")
-    list(APPEND flags --oversubscribe)
+# How loopnest's tests run a program under MPI's launcher (MPIEXEC_EXECUTABLE from FindMPI):
+# more ranks than cores allowed (Open MPI's --oversubscribe), as root where CI runs (Open MPI's
+# two variables), with a timeout so that a deadlock fails, and LeakSanitizer told to skip Open
+# MPI's own allocations (tests/mpi/lsan.supp).
+
+# Whether the launcher is Open MPI's, which refuses more ranks than cores without --oversubscribe
+# (and other launchers do not know the flag).
+if(NOT DEFINED LOOPNEST_MPIEXEC_IS_OPEN_MPI)
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE version ERROR_QUIET)
+  if(version MATCHES "Open MPI|OpenRTE")
+    set(LOOPNEST_MPIEXEC_IS_OPEN_MPI ON CACHE INTERNAL "")
+  else()
+    set(LOOPNEST_MPIEXEC_IS_OPEN_MPI OFF CACHE INTERNAL "")
   endif()
-  add_test(NAME ${name}
-           COMMAND ${MPIEXEC_EXECUTABLE} ${flags} ${MPIEXEC_PREFLAGS} ${ARGN} ${MPIEXEC_POSTFLAGS})
-  set_tests_properties(${name} PROPERTIES
+endif()
+
+# loopnest_mpi_launcher(VAR RANKS): VAR = the launcher and its flags for RANKS ranks.
+function(loopnest_mpi_launcher var ranks)
+  set(launcher ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks})
+  if(LOOPNEST_MPIEXEC_IS_OPEN_MPI)
+    list(APPEND launcher --oversubscribe)
+  endif()
+  set(${var} ${launcher} ${MPIEXEC_PREFLAGS} PARENT_SCOPE)
+endfunction()
+
+# loopnest_mpi_test_properties(NAME...): the environment and timeout of tests that run mpirun.
+function(loopnest_mpi_test_properties)
+  set_tests_properties(${ARGN} PROPERTIES
     TIMEOUT 120
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/mpi/lsan.supp")
+endfunction()
+
+# loopnest_add_mpi_test(NAME RANKS COMMAND...): the ctest test NAME runs COMMAND with RANKS ranks.
+function(loopnest_add_mpi_test name ranks)
+  loopnest_mpi_launcher(launcher ${ranks})
+  add_test(NAME ${name} COMMAND ${launcher} ${ARGN} ${MPIEXEC_POSTFLAGS})
+  loopnest_mpi_test_properties(${name})
 endfunction()
