@@ -168,7 +168,8 @@ EOF
 
 # loopnest_find_dependencies BUILD_DIR NEED... [-- cmake arguments]: looks for what the NEEDs
 # need, without installing anything. NEEDs: build (cmake, a generator, a C++17 compiler, Kokkos),
-# gtest, benchmark, python3, plots (matplotlib; optional), clang-format, clang-tidy. Fills the
+# gtest, benchmark, mpi (an MPI library and its launcher), python3, plots (matplotlib; optional),
+# clang-format, clang-tidy. Fills the
 # loopnest_missing_* and loopnest_optional_* arrays, sets loopnest_generator and writes what it
 # found to loopnest_found.
 loopnest_find_dependencies() {
@@ -232,6 +233,7 @@ loopnest_find_dependencies() {
   local probe=() names=()
   [[ $needs == *" gtest "* ]] && probe+=(GTest)
   [[ $needs == *" benchmark "* ]] && probe+=(benchmark)
+  [[ $needs == *" mpi "* ]] && probe+=(MPI)
   [[ $needs == *" build "* ]] && probe+=(Kokkos)
   if [ ${#probe[@]} -gt 0 ] && [[ $needs == *" build "* ]]; then
     if [ "$have_cmake" = 1 ] && [ "$have_cxx" = 1 ] && [ -n "$loopnest_generator" ]; then
@@ -245,6 +247,7 @@ loopnest_find_dependencies() {
             cxx17) loopnest_found+=("C++ $detail") ;;
             GTest) loopnest_found+=("GoogleTest${detail:+ $detail}") ;;
             benchmark) loopnest_found+=("Google Benchmark${detail:+ $detail}") ;;
+            MPI) loopnest_found+=("MPI${detail:+ $detail}") ;;
             Kokkos) loopnest_found+=("Kokkos $detail") ;;
           esac
           continue
@@ -265,6 +268,15 @@ loopnest_find_dependencies() {
     fi
   fi
 
+  # The distributed tests run under the MPI launcher, which the library's package may not bring.
+  if [[ $needs == *" mpi "* ]]; then
+    if command -v mpiexec >/dev/null 2>&1; then
+      loopnest_found+=("mpiexec")
+    else
+      loopnest_missing_add "an MPI launcher: no mpiexec on PATH (the distributed tests run under it)" \
+        openmpi-bin openmpi "put your MPI's bin/ on PATH (module load openmpi)"
+    fi
+  fi
   if [[ $needs == *" python3 "* ]]; then
     if command -v python3 >/dev/null 2>&1 || [ -x /usr/bin/python3 ]; then
       loopnest_found+=("python3")
@@ -316,6 +328,9 @@ loopnest_probe_missing() {
       loopnest_missing_add "Google Benchmark: find_package(benchmark) finds none${2:+ ($2)}" \
         libbenchmark-dev benchmark \
         "benchmark_ROOT=/its/install/prefix, or add that prefix to CMAKE_PREFIX_PATH" ;;
+    MPI)
+      loopnest_missing_add "MPI: find_package(MPI) finds none${2:+ ($2)}" libopenmpi-dev openmpi \
+        "MPI_HOME=/its/install/prefix, or configure with -DLOOPNEST_ENABLE_MPI=OFF" ;;
     Kokkos)
       # With KOKKOS_ROOT set, the distribution's Kokkos is not what was asked for.
       if [ -n "$kokkos_root" ]; then

@@ -5,7 +5,8 @@
 #                   [-- extra cmake arguments]
 # --no-install never installs: when something is missing it lists it with the ways to provide it
 # and exits 1. --deps-only stops after that step (exit 0: everything is there). The build needs
-# cmake, ninja or make, a C++17 compiler (CXX), and Kokkos, GoogleTest and Google Benchmark as
+# cmake, ninja or make, a C++17 compiler (CXX), an MPI library and mpiexec (unless
+# -DLOOPNEST_ENABLE_MPI=OFF), and Kokkos, GoogleTest and Google Benchmark as
 # CMake finds them: KOKKOS_ROOT (or Kokkos_ROOT), GTest_ROOT, benchmark_ROOT and CMAKE_PREFIX_PATH
 # point it at installs that are not the distribution's, e.g. a Kokkos built with CUDA.
 set -euo pipefail
@@ -29,10 +30,14 @@ while [ $# -gt 0 ]; do
 done
 cmake_args=(-DLOOPNEST_ENABLE_TESTS=ON ${cmake_args[@]+"${cmake_args[@]}"})
 
-# Google Benchmark only when this build builds the benchmarks (CI's sanitizer build does not).
+# Google Benchmark only when this build builds the benchmarks (CI's sanitizer build does not); MPI
+# (libopenmpi-dev and openmpi-bin on Debian) unless LOOPNEST_ENABLE_MPI is off.
 needs=(build gtest)
 if [ "$(loopnest_cmake_option "$build_dir" LOOPNEST_ENABLE_BENCHMARKS ON "${cmake_args[@]}")" = ON ]; then
   needs+=(benchmark)
+fi
+if [ "$(loopnest_cmake_option "$build_dir" LOOPNEST_ENABLE_MPI ON "${cmake_args[@]}")" = ON ]; then
+  needs+=(mpi)
 fi
 loopnest_dependencies ${no_install[@]+"${no_install[@]}"} "$build_dir" "${needs[@]}" \
   -- "${cmake_args[@]}" || exit 1

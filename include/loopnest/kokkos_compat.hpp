@@ -27,6 +27,18 @@ int max_tile_points(const ExecutionSpace& exec) {
   return Kokkos::Impl::get_tile_size_properties(exec).max_total_tile_size;
 }
 
+// Kokkos::initialize on device `id` of the backend: InitializationSettings from Kokkos 3.7,
+// InitArguments before.
+inline void initialize_on_device(int id) {
+#if KOKKOS_VERSION >= 30700
+  Kokkos::initialize(Kokkos::InitializationSettings().set_device_id(id));
+#else
+  Kokkos::InitArguments arguments;
+  arguments.device_id = id;
+  Kokkos::initialize(arguments);
+#endif
+}
+
 }  // namespace Impl
 
 // a * b + c with one rounding on every backend (Kokkos::fma from Kokkos 4.0 on). A body that
