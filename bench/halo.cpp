@@ -189,6 +189,17 @@ struct face_messages {
   std::size_t bytes;  // per face
 };
 
+// The counters of a reference entry, and its rate for the exchanges measured after it.
+template <class T>
+void record_reference(benchmark::State& state, const char* kind, double seconds,
+                      const face_messages& m) {
+  const double bytes = 2.0 * static_cast<double>(m.bytes);
+  state.counters["bytes_per_second"] =
+      benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate);
+  reference_rate(kind)[halo_shape(precision_name<T>())] =
+      bytes * static_cast<double>(state.iterations()) / seconds;
+}
+
 template <class T>
 face_messages reference_messages(const loopnest::cartesian_decomposition& d) {
   const auto& c = config();
@@ -212,12 +223,7 @@ void bench_mpi_reference(benchmark::State& state) {
     MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
   };
   once();
-  const double seconds = time_collective(state, once);
-  const double bytes   = 2.0 * static_cast<double>(m.bytes);
-  state.counters["bytes_per_second"] =
-      benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate);
-  reference_rate("mpi")[halo_shape(precision_name<T>())] =
-      bytes * static_cast<double>(state.iterations()) / seconds;
+  record_reference<T>(state, "mpi", time_collective(state, once), m);
 }
 
 #if defined(LOOPNEST_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
@@ -244,12 +250,7 @@ void bench_nccl_reference(benchmark::State& state) {
     cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   };
   once();
-  const double seconds = time_collective(state, once);
-  const double bytes   = 2.0 * static_cast<double>(m.bytes);
-  state.counters["bytes_per_second"] =
-      benchmark::Counter(bytes, benchmark::Counter::kIsIterationInvariantRate);
-  reference_rate("nccl")[halo_shape(precision_name<T>())] =
-      bytes * static_cast<double>(state.iterations()) / seconds;
+  record_reference<T>(state, "nccl", time_collective(state, once), m);
 }
 #endif
 

@@ -279,14 +279,12 @@ std::vector<T> run(const options& o, timings& t) {
   throw std::logic_error("unhandled variant " + o.variant);
 }
 
-// start: before Kokkos was initialised, so that TOTAL_S holds the device's start-up too, as the
-// diffusion study's solver region (in a fresh process) does.
+// Checks the result u, writes FIELD_FILE (an output_error when it cannot) and prints the
+// KEY=VALUE lines; `layout` (a distributed run's ranks, transport and overlap) follows STEPS.
 template <class T>
-void run_and_report(const options& o, clock_type::time_point start) {
-  timings t;
-  const auto u       = run<T>(o, t);
-  const double total = seconds_since(start);
-  const auto check   = loopnest::check_diffusion_solution(u, o.nx, o.ny);
+void check_write_and_print(const options& o, const std::vector<T>& u, const timings& t,
+                           double total, const std::string& layout) {
+  const auto check = loopnest::check_diffusion_solution(u, o.nx, o.ny);
   if (o.field_file) {
     try {
       loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
@@ -294,12 +292,21 @@ void run_and_report(const options& o, clock_type::time_point start) {
       throw output_error(e.what());
     }
   }
-  std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n", o.variant.c_str(),
-              loopnest::name(o.precision), o.nx, o.ny, o.steps);
+  std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n%s", o.variant.c_str(),
+              loopnest::name(o.precision), o.nx, o.ny, o.steps, layout.c_str());
   std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
               check.min, check.max);
   std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
               t.h2d, t.d2h, t.exit);
+}
+
+// start: before Kokkos was initialised, so that TOTAL_S holds the device's start-up too, as the
+// diffusion study's solver region (in a fresh process) does.
+template <class T>
+void run_and_report(const options& o, clock_type::time_point start) {
+  timings t;
+  const auto u = run<T>(o, t);
+  check_write_and_print(o, u, t, seconds_since(start), "");
 }
 
 // A run on one process, after its arguments were parsed: exactly the tool without MPI.
@@ -378,23 +385,10 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   int status = pass;
   if (rank == 0) {
     try {
-      const double total = seconds_since(start);
-      const auto check   = loopnest::check_diffusion_solution(u, o.nx, o.ny);
-      if (o.field_file) {
-        try {
-          loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
-        } catch (const std::exception& e) {
-          throw output_error(e.what());
-        }
-      }
-      std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n",
-                  distributed_method, loopnest::name(o.precision), o.nx, o.ny, o.steps);
-      std::printf("RANKS=%dx%d\nTRANSPORT=%s\nOVERLAP=%s\n", d->ranks(0), d->ranks(1),
-                  o.transport.c_str(), o.overlap ? "on" : "off");
-      std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
-                  check.min, check.max);
-      std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
-                  t.h2d, t.d2h, t.exit);
+      check_write_and_print(o, u, t, seconds_since(start),
+                            "RANKS=" + std::to_string(d->ranks(0)) + "x" +
+                                std::to_string(d->ranks(1)) + "\nTRANSPORT=" + o.transport +
+                                "\nOVERLAP=" + (o.overlap ? "on" : "off") + "\n");
       status = flush_stdout(pass);
     } catch (const output_error& e) {
       std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());

@@ -22,7 +22,6 @@ namespace {
 using loopnest::cartesian_decomposition;
 using loopnest::halo_transport;
 using loopnest_test::expect_same_error_on_every_rank;
-using loopnest_test::on_every_rank;
 using loopnest_test::world_rank;
 using loopnest_test::world_size;
 

@@ -197,7 +197,7 @@ class distributed_diffusion_solver {
       }
       all.resize(static_cast<std::size_t>(total));
     }
-    const MPI_Datatype type = std::is_same<T, float>::value ? MPI_FLOAT : MPI_DOUBLE;
+    MPI_Datatype type = std::is_same<T, float>::value ? MPI_FLOAT : MPI_DOUBLE;
     Impl::mpi_check(MPI_Gatherv(block.data(), static_cast<int>(block.size()), type, all.data(),
                                 counts.data(), displs.data(), type, root, d.comm()),
                     "MPI_Gatherv");

@@ -138,9 +138,42 @@ inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send) 
   return t;
 }
 
-// One kernel for every face and variable of a phase: buffer <- fields (Pack) or fields <- buffer.
-// Fields is a reference with T& operator()(v, i, j, k) in the grid's index space; buffer is the
-// whole send or receive buffer (face offsets count from its start).
+// The body of the pack (buffer <- fields) and unpack (fields <- buffer) kernel over the work box
+// of a halo_face_table. Fields is a reference with T& operator()(v, i, j, k) in the grid's index
+// space; buffer is the whole send or receive buffer (face offsets count from its start). A
+// functor, not a lambda: nvcc refuses a device lambda whose first capture is in an if constexpr.
+template <bool Pack, class Fields, class T>
+struct halo_copy_body {
+  halo_face_table table;
+  Fields fields;
+  T* buffer;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, int b, int c, int v) const {
+    int n = 0;
+    while (n + 1 < table.count && c >= table.face[n + 1].layer_begin) {
+      ++n;
+    }
+    const halo_face_box& f = table.face[n];
+    if (a >= f.extent[f.t0] || b >= f.extent[f.t1]) {
+      return;
+    }
+    const int layer = c - f.layer_begin;
+    int x[3];
+    x[f.t0]     = f.lo[f.t0] + a;
+    x[f.t1]     = f.lo[f.t1] + b;
+    x[f.normal] = f.lo[f.normal] + layer;
+    const std::int64_t at =
+        f.offset + v * f.cells + a +
+        std::int64_t{f.extent[f.t0]} * (b + std::int64_t{f.extent[f.t1]} * layer);
+    if constexpr (Pack) {
+      buffer[at] = fields(v, x[0], x[1], x[2]);
+    } else {
+      fields(v, x[0], x[1], x[2]) = buffer[at];
+    }
+  }
+};
+
+// One kernel for every face and variable of a phase, under Schedule.
 template <class Schedule, bool Pack, class ExecutionSpace, class Fields, class T>
 void halo_copy(const ExecutionSpace& exec, const halo_face_table& t, const Fields& fields, int nvar,
                T* buffer) {
@@ -149,29 +182,7 @@ void halo_copy(const ExecutionSpace& exec, const halo_face_table& t, const Field
   }
   for_each_cell_var<Schedule>(
       exec, box<3>{{0, 0, 0}, {t.work[0], t.work[1], t.work[2]}}, nvar,
-      KOKKOS_LAMBDA(int a, int b, int c, int v) {
-        int n = 0;
-        while (n + 1 < t.count && c >= t.face[n + 1].layer_begin) {
-          ++n;
-        }
-        const halo_face_box& f = t.face[n];
-        if (a >= f.extent[f.t0] || b >= f.extent[f.t1]) {
-          return;
-        }
-        const int layer = c - f.layer_begin;
-        int x[3];
-        x[f.t0]     = f.lo[f.t0] + a;
-        x[f.t1]     = f.lo[f.t1] + b;
-        x[f.normal] = f.lo[f.normal] + layer;
-        const std::int64_t at =
-            f.offset + v * f.cells + a +
-            std::int64_t{f.extent[f.t0]} * (b + std::int64_t{f.extent[f.t1]} * layer);
-        if constexpr (Pack) {
-          buffer[at] = fields(v, x[0], x[1], x[2]);
-        } else {
-          fields(v, x[0], x[1], x[2]) = buffer[at];
-        }
-      },
+      halo_copy_body<Pack, Fields, T>{t, fields, buffer},
       Pack ? "loopnest::halo_exchange/pack" : "loopnest::halo_exchange/unpack");
 }
 
