@@ -111,45 +111,6 @@ KOKKOS_FORCEINLINE_FUNCTION void shifted(int& i, int& j, int& k, int by) {
   (D == 0 ? i : D == 1 ? j : k) += by;
 }
 
-// The WENO coefficients of the cell a (cell, variable) loop is at, once per cell (per_cell).
-// Along x neighbouring threads are neighbouring cells, each with its own 27-value record: the
-// record is copied into registers once for all the cell's variables. Along y and z a warp's
-// cells share one record, whose loads the cache broadcasts: a pointer is passed, and each
-// variable reads it again instead of holding it in registers.
-template <class C, int D>
-struct cell_coefficients {
-  const C* coefficients;  // entry c + 1 is cell c
-  KOKKOS_FORCEINLINE_FUNCTION std::conditional_t<D == 0, C, const C*> operator()(int i, int j,
-                                                                                 int k) const {
-    if constexpr (D == 0) {
-      return coefficients[i + 1];
-    } else {
-      return coefficients + along<D>(i, j, k) + 1;
-    }
-  }
-};
-// First order reads no coefficients.
-struct no_coefficients {
-  KOKKOS_FORCEINLINE_FUNCTION no_coefficients operator()(int, int, int) const { return {}; }
-};
-template <int Order, int D, class C>
-auto coefficients_per_cell(const C* coefficients) {
-  if constexpr (Order == 1) {
-    (void)coefficients;
-    return no_coefficients{};
-  } else {
-    return cell_coefficients<C, D>{coefficients};
-  }
-}
-template <class C>
-KOKKOS_FORCEINLINE_FUNCTION const C& record(const C& c) {
-  return c;
-}
-template <class C>
-KOKKOS_FORCEINLINE_FUNCTION const C& record(const C* c) {
-  return *c;
-}
-
 // s_weno along D for one variable of one cell c (c = -1 .. m): the values at its lower
 // boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil of
 // 2*Order/2 + 1 cells; Order 1 copies the cell's value to both.
@@ -160,12 +121,11 @@ struct reconstruct {
   static constexpr int width = Order / 2 * 2 + 1;
 
   loopnest::field_set_ref<T> prim, lower, upper;
+  const coefficients_type* coefficients;  // entry c + 1 is cell c
   T weno_eps;
   bool mapped;
 
-  template <class Coefficients>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v,
-                                              const Coefficients& coefficients) const {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
     T s[width];
     LOOPNEST_MFC_UNROLL
     for (int o = 0; o < width; ++o) {
@@ -174,11 +134,10 @@ struct reconstruct {
       s[o] = prim.load(v, a, b, c);
     }
     if constexpr (Order == 1) {
-      (void)coefficients;
       lower(v, i, j, k) = s[0];
       upper(v, i, j, k) = s[0];
     } else {
-      const coefficients_type& w = record(coefficients);
+      const coefficients_type& w = coefficients[along<D>(i, j, k) + 1];
       using stencil_type = std::conditional_t<Order == 5, weno5_stencil<T>, weno3_stencil<T>>;
       const stencil_type stencil(s, w.beta, weno_eps);
       lower(v, i, j, k) = stencil.at(w.poly_l, w.d_l, mapped);
@@ -601,18 +560,16 @@ class five_equation_solver {
     });
   }
 
-  // Along x each cell's record sits in registers (cell_coefficients), hence heavy's bounds.
   template <class Schedule, int D, int Order, class C>
   void reconstruct(const loopnest::box<3>& cells, const C* coefficients, const std::string& axis) {
-    using weno_schedule =
-        std::conditional_t<D == 0 && Order != 1, heavy<Schedule>, medium<Schedule>>;
-    const detail::reconstruct<T, D, Order> weno{m_prim.ref(), m_lower.ref(), m_upper.ref(),
+    const detail::reconstruct<T, D, Order> weno{m_prim.ref(),
+                                                m_lower.ref(),
+                                                m_upper.ref(),
+                                                coefficients,
                                                 static_cast<T>(m_case.weno_eps),
                                                 m_case.mapped_weno};
-    loopnest::for_each_cell_var<weno_schedule>(
-        m_exec, cells, sys_size(),
-        loopnest::per_cell(detail::coefficients_per_cell<Order, D>(coefficients)), weno,
-        "loopnest_mfc::weno_" + axis);
+    loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells, sys_size(), weno,
+                                                  "loopnest_mfc::weno_" + axis);
   }
 
   template <class Schedule, class Rule>
