@@ -26,12 +26,12 @@ using loopnest_test::make_counts;
 using loopnest_test::margin;
 using loopnest_test::schedules_for_layout;
 
-// Boxes with negative lower bounds, odd extents and extents of 1.
+// Boxes with negative lower bounds, odd extents and extents of 1, and thin boxes whose tiles
+// would put more than 64 points along the policy's last index (a CUDA block's z dimension) in
+// either policy order.
 std::vector<loopnest::box<3>> boxes_3d() {
-  return {{{-3, -1, 2}, {4, 0, 7}},
-          {{0, 0, 0}, {1, 1, 1}},
-          {{-4, -4, -4}, {13, 6, 3}},
-          {{2, -5, -1}, {35, -2, 0}}};
+  return {{{-3, -1, 2}, {4, 0, 7}},   {{0, 0, 0}, {1, 1, 1}},     {{-4, -4, -4}, {13, 6, 3}},
+          {{2, -5, -1}, {35, -2, 0}}, {{-1, 0, -3}, {2, 1, 397}}, {{0, 0, 0}, {300, 1, 1}}};
 }
 std::vector<loopnest::box<2>> boxes_2d() {
   return {{{-2, -5}, {9, -4}}, {{0, 0}, {1, 1}}, {{-4, -3}, {37, 6}}, {{5, 0}, {6, 17}}};
@@ -40,7 +40,8 @@ std::vector<loopnest::box<2>> boxes_2d() {
 constexpr int nvar = 3;
 // Variable counts on both sides of nvcc's 4-way unrolling of the variable loop of collapse3 and
 // flat: a remainder alone, whole groups, and whole groups with each size of remainder.
-const std::vector<int> visit_nvars = {1, 3, 4, 5, 7, 8, 11};
+// 70 variables of one cell fill more than 64 points along collapse4's last index.
+const std::vector<int> visit_nvars = {1, 3, 4, 5, 7, 8, 11, 70};
 
 template <class ExecutionSpace, class... Schedules>
 void count_visits_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
@@ -391,6 +392,20 @@ TYPED_TEST(for_each, bad_input_throws_before_any_launch) {
     EXPECT_EQ(msg, "no exception");
   }
 
+  // A tile whose extent along the policy's last index passes a CUDA block's z dimension (64):
+  // refused where the backend has that limit, run where it has none.
+  const loopnest::box<3> thin{{0, 0, 0}, {1, 1, 100}};
+  const std::string last_msg =
+      try_cell_var<loopnest::collapse4>(exec, thin, 1, {1, 1, 1, 100}, hits);
+  constexpr int max_last = loopnest::Impl::tile_traits<TypeParam>::max_last_extent;
+  if (max_last < 100) {
+    expect_mentions(last_msg, "tile 1x1x1x100 has size 100 at index 3, which " +
+                                  std::string(TypeParam::name()) +
+                                  " runs along a block's third dimension: at most 64 there");
+  } else {
+    EXPECT_EQ(last_msg, "no exception");
+  }
+
   // Four sizes of 65536 hold 2^64 points, 0 in 64-bit arithmetic: refused on every backend.
   expect_mentions(try_cell_var<loopnest::collapse4>(exec, b, 2, {65536, 65536, 65536, 65536}, hits),
                   "tile 65536x65536x65536x65536 holds more than 4294967296 points");
@@ -408,7 +423,8 @@ TYPED_TEST(for_each, bad_input_throws_before_any_launch) {
   exec.fence();
   int launched = 0;
   Kokkos::deep_copy(launched, Kokkos::subview(hits, 0));
-  EXPECT_EQ(launched, (max_points < 1024 * 1024 ? 0 : b2.size()) + 2 * b.size())
+  EXPECT_EQ(launched, (max_points < 1024 * 1024 ? 0 : b2.size()) +
+                          (max_last < 100 ? 0 : thin.size()) + 2 * b.size())
       << "a refused call must launch nothing";
 }
 

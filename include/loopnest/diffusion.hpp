@@ -344,7 +344,7 @@ class diffusion_solver {
     Impl::check_diffusion_grid_size<T>(where, nx, ny);
     Impl::check_diffusion_alpha(where, alpha);
     if (Variant == diffusion_variant::collapse) {
-      Impl::check_tile(where, exec, t, schedule_kind::collapse3, 2, "i, j");
+      Impl::check_tile(where, exec, t, schedule_kind::collapse3, 2, "i, j", 1);
     } else if (!t.is_default()) {
       Impl::throw_invalid_argument(where, "tile " + t.to_string() + " was given to variant " +
                                               name(Variant) + "; only collapse takes a tile");

@@ -39,13 +39,14 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
   constexpr schedule_kind kind = Schedule::kind;
   constexpr bool takes_tile = kind == schedule_kind::collapse4 || kind == schedule_kind::collapse3;
   using bounds              = Impl::bounds_for_t<kind, typename Schedule::bounds>;
+  constexpr bool reverse    = Impl::reverse_v<Schedule>;
   Impl::check_tile<bounds>("loopnest::for_each_cell", exec, explicit_tile, kind,
-                           takes_tile ? Rank : 0, Rank == 2 ? "i, j" : "i, j, k");
+                           takes_tile ? Rank : 0, Rank == 2 ? "i, j" : "i, j, k",
+                           reverse ? 0 : Rank - 1);
   if (b.empty()) {
     return;
   }
-  constexpr bool reverse = Impl::reverse_v<Schedule>;
-  const auto pb          = Impl::to_policy_order<reverse>(b);
+  const auto pb = Impl::to_policy_order<reverse>(b);
   const Impl::cell_body<F, reverse> body{f};
   if constexpr (kind == schedule_kind::flat) {
     Impl::launch_flat<bounds>(label, exec, pb, body);

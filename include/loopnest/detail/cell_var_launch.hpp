@@ -62,18 +62,19 @@ void launch_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, c
     throw_invalid_argument("loopnest::for_each_cell_var",
                            "nvar = " + std::to_string(nvar) + " but at least 1 variable is needed");
   }
-  const int tile_rank = kind == schedule_kind::collapse4   ? Rank + 1
-                        : kind == schedule_kind::collapse3 ? Rank
-                                                           : 0;
-  using bounds        = typename Schedule::bounds;
+  const int tile_rank    = kind == schedule_kind::collapse4   ? Rank + 1
+                           : kind == schedule_kind::collapse3 ? Rank
+                                                              : 0;
+  using bounds           = typename Schedule::bounds;
+  constexpr bool reverse = reverse_v<Schedule>;
   check_tile<bounds_for_t<kind, bounds>>(
       "loopnest::for_each_cell_var", exec, explicit_tile, kind, tile_rank,
       kind == schedule_kind::collapse4 ? (Rank == 2 ? "i, j, v" : "i, j, k, v")
-                                       : (Rank == 2 ? "i, j" : "i, j, k"));
+                                       : (Rank == 2 ? "i, j" : "i, j, k"),
+      kind == schedule_kind::collapse4 ? Rank : (reverse ? 0 : Rank - 1));
   if (b.empty()) {
     return;
   }
-  constexpr bool reverse = reverse_v<Schedule>;
   const auto pb          = to_policy_order<reverse>(b);
   const auto policy_rows = to_policy_order<reverse>(rows);
   if constexpr (kind == schedule_kind::automatic) {

@@ -8,6 +8,7 @@
 #include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -17,6 +18,9 @@ namespace loopnest::Impl {
 // whole run of the stride-1 index keeps the innermost loop long and unit-stride.
 template <class ExecutionSpace>
 struct tile_traits {
+  // The most points a tile may hold along the policy's last index when the policy has 3 or 4
+  // indices: no limit on host backends.
+  static constexpr int max_last_extent = INT_MAX;
   template <int N>
   static void pick(const int (&extent)[N], int (&t)[N], int) {
     t[0] = extent[0] > 0 ? extent[0] : 1;
@@ -31,26 +35,33 @@ struct tile_traits {
 // thinner than that gets a narrower tile rather than idle threads. A whole-row tile measured as
 // fast as 32x8x1 and leaves no thread idle when the other extents are not multiples of 8;
 // Kokkos' own CUDA default (16x2 in 2D) is several times slower (docs/design.md, "Tiles").
-template <int Width, int Threads>
+// Kokkos runs the last of 3 or 4 policy indices along the block's z dimension, which holds at
+// most `MaxLast` threads; given a longer tile extent there, Kokkos (4.6) clamps the block and
+// silently skips the rest of every tile, so no tile may ask for more.
+template <int Width, int Threads, int MaxLast>
 struct gpu_tile_traits {
   static_assert(Width <= Threads, "a tile's first extent is part of the block");
+  static constexpr int max_last_extent = MaxLast;
   template <int N>
   static void pick(const int (&extent)[N], int (&t)[N], int max_threads) {
     int left = Threads < max_threads ? Threads : max_threads;
     for (int d = 0; d < N; ++d) {
-      const int want = d == 0 ? (Width < left ? Width : left) : left;
-      t[d]           = extent[d] < want ? (extent[d] > 0 ? extent[d] : 1) : want;
+      int want = d == 0 ? (Width < left ? Width : left) : left;
+      if (N >= 3 && d == N - 1 && want > MaxLast) {
+        want = MaxLast;
+      }
+      t[d] = extent[d] < want ? (extent[d] > 0 ? extent[d] : 1) : want;
       left /= t[d];
     }
   }
 };
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
-struct tile_traits<Kokkos::Cuda> : gpu_tile_traits<256, 256> {};
+struct tile_traits<Kokkos::Cuda> : gpu_tile_traits<256, 256, 64> {};
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
-struct tile_traits<Kokkos::HIP> : gpu_tile_traits<256, 256> {};
+struct tile_traits<Kokkos::HIP> : gpu_tile_traits<256, 256, 1024> {};
 #endif
 
 [[noreturn]] inline void throw_tile_error(const char* where, const tile& t,
@@ -61,9 +72,10 @@ struct tile_traits<Kokkos::HIP> : gpu_tile_traits<256, 256> {};
 // Checks an explicit tile against what the schedule launches (N policy indices, or none when
 // N is 0: flat, kokkos_default and automatic take no tile) and against the backend and the
 // schedule's launch bounds.
+// `last` is the index of t that the policy runs last (the stride-1 index comes first).
 template <class Bounds = default_bounds, class ExecutionSpace>
 void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, schedule_kind kind,
-                int n, const char* indices) {
+                int n, const char* indices, int last) {
   if (t.is_default()) {
     return;
   }
@@ -101,6 +113,14 @@ void check_tile(const char* where, const ExecutionSpace& exec, const tile& t, sc
             " points but " + ExecutionSpace::name() +
             (max_points < max_tile_points(exec) ? " under the schedule's launch bounds" : "") +
             " allows at most " + std::to_string(max_points) + " per tile");
+  }
+  constexpr int max_last = tile_traits<ExecutionSpace>::max_last_extent;
+  if (n >= 3 && t[last] > max_last) {
+    throw_tile_error(where, t,
+                     "has size " + std::to_string(t[last]) + " at index " + std::to_string(last) +
+                         ", which " + ExecutionSpace::name() +
+                         " runs along a block's third dimension: at most " +
+                         std::to_string(max_last) + " there");
   }
 }
 
