@@ -10,6 +10,13 @@
 #include "parameters.hpp"
 #include "patches.hpp"
 #include "simulation.hpp"
+#ifdef LOOPNEST_MFC_MPI
+#include "distributed.hpp"
+
+#include <loopnest/mpi/halo_transport.hpp>
+
+#include <mpi.h>
+#endif
 
 #include <loopnest/schedule.hpp>
 
@@ -27,9 +34,16 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
+
+#ifdef LOOPNEST_MFC_MPI
+constexpr bool mpi_build = true;
+#else
+constexpr bool mpi_build = false;
+#endif
 
 // Exit statuses: done; the run went unphysical; a case or command line the port refuses (nothing
 // written); an output that could not be written.
@@ -58,6 +72,14 @@ void print_usage(std::FILE* to) {
       "  --no-output           write no D/ files (timing runs: a 201^3 case's text output is\n"
       "                        tens of GB; MFC's binary parallel_io output is not implemented)\n"
       "  --list-parameters     the parameters this port implements, and their allowed values\n"
+#ifdef LOOPNEST_MFC_MPI
+      "Under mpirun the case (m, n, p global) is split over the ranks by MFC's rules, each\n"
+      "rank running its block and writing its own files (cons.<v>.<rank>.<step>.dat), the\n"
+      "ghost layers between ranks filled by loopnest's halo exchange; the state is the one\n"
+      "rank's bit for bit.\n"
+      "  --transport T         how ranks exchange ghost cells: mpi_host (default), mpi_device\n"
+      "                        (a GPU-aware MPI) or nccl (CUDA builds with NCCL)\n"
+#endif
       "Prints MFC's 'Performance: X ns/gp/eq/rhs' (seconds per step after four warm-up\n"
       "steps, over sys_size*m*n*p, as MFC computes it).\n"
       "Exit status: 0 done; 1 the run went unphysical (the step and the cell are named, no\n"
@@ -84,6 +106,7 @@ struct options {
   std::string schedule  = "collapse3";
   bool profile          = false;
   bool output           = true;
+  std::string transport = "mpi_host";
 };
 
 std::string directory_of(const std::string& path) {
@@ -95,7 +118,8 @@ options parse_arguments(int argc, char* argv[]) {
   options o;
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
-    if (arg == "--override" || arg == "--case-dir" || arg == "--precision" || arg == "--schedule") {
+    if (arg == "--override" || arg == "--case-dir" || arg == "--precision" || arg == "--schedule" ||
+        (mpi_build && arg == "--transport")) {
       if (k + 1 >= argc) {
         throw loopnest_mfc::case_error(arg + " needs a value");
       }
@@ -104,6 +128,15 @@ options parse_arguments(int argc, char* argv[]) {
         o.overrides.push_back(value);
       } else if (arg == "--case-dir") {
         o.case_dir = value;
+      } else if (arg == "--transport") {
+#ifdef LOOPNEST_MFC_MPI
+        try {
+          (void)loopnest::parse_halo_transport(value);
+        } catch (const std::invalid_argument& e) {
+          throw loopnest_mfc::case_error(std::string("--transport: ") + e.what());
+        }
+#endif
+        o.transport = value;
       } else if (arg == "--precision") {
         if (value != "fp64" && value != "fp32") {
           throw loopnest_mfc::case_error("--precision '" + value + "': it is fp64 or fp32");
@@ -140,78 +173,131 @@ options parse_arguments(int argc, char* argv[]) {
   return o;
 }
 
+// What every rank of a run agrees on (one rank without MPI): whether all of them succeeded.
+bool all_ranks(bool ok) {
+#ifdef LOOPNEST_MFC_MPI
+  int mine = ok ? 1 : 0, all = 0;
+  loopnest_mfc::distributed_case::check(
+      MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  return all == 1;
+#else
+  return ok;
+#endif
+}
+
+int this_rank() {
+  int rank = 0;
+#ifdef LOOPNEST_MFC_MPI
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
+  return rank;
+}
+
 // The run writes into a directory of its own beside D/ and moves its files into D/ only when it
-// has ended well, so that a run that fails leaves no output that looks like a result.
+// has ended well, so that a run that fails leaves no output that looks like a result. Every rank
+// writes into the one directory rank 0 makes (named after rank 0's process).
 class staged_output {
  public:
-  explicit staged_output(const std::string& case_dir)
-      : m_case_dir(case_dir),
-        m_stage(case_dir + "/.loopnest-mfc-" + std::to_string(static_cast<long>(::getpid()))) {
-    if (::mkdir(m_stage.c_str(), 0777) != 0) {
-      throw std::runtime_error("cannot create '" + m_stage + "': " + std::strerror(errno));
+  explicit staged_output(std::string case_dir)
+      : m_case_dir(std::move(case_dir)), m_owner(this_rank() == 0) {
+    long id = static_cast<long>(::getpid());
+    std::string failure;
+    if (m_owner) {
+      m_stage = stage_name(id);
+      if (::mkdir(m_stage.c_str(), 0777) != 0) {
+        failure = "cannot create '" + m_stage + "': " + std::strerror(errno);
+        m_stage.clear();
+      }
     }
+#ifdef LOOPNEST_MFC_MPI
+    loopnest_mfc::distributed_case::check(MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD),
+                                          "MPI_Bcast");
+#endif
+    if (!all_ranks(failure.empty())) {
+      throw std::runtime_error(failure.empty() ? "rank 0 could not create the output stage"
+                                               : failure);
+    }
+    m_stage = stage_name(id);
   }
   staged_output(const staged_output&)            = delete;
   staged_output& operator=(const staged_output&) = delete;
-  ~staged_output() { discard(); }
+  ~staged_output() {
+    discard();
+  }
 
-  const std::string& directory() const { return m_stage; }
+  const std::string& directory() const {
+    return m_stage;
+  }
 
-  // Moves each file written under the stage's D/ into CASE_DIR/D (made when missing); returns
-  // the final paths.
+  // Moves each file this rank wrote under the stage's D/ into CASE_DIR/D (made when missing);
+  // returns the final paths. Collective: every rank throws when any rank failed.
   std::vector<std::string> publish(const std::vector<std::string>& written) {
-    if (written.empty()) {
-      discard();
-      return {};
-    }
     const std::string d = m_case_dir + "/D";
-    if (::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
-      throw std::runtime_error("cannot create '" + d + "': " + std::strerror(errno));
+    std::string failure;
+    if (m_owner && ::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
+      failure = "cannot create '" + d + "': " + std::strerror(errno);
+    }
+    if (!all_ranks(failure.empty())) {
+      throw std::runtime_error(failure.empty() ? "rank 0 could not create D/" : failure);
     }
     std::vector<std::string> out;
     for (const std::string& from : written) {
       const std::string to = d + from.substr(from.find_last_of('/'));
       if (std::rename(from.c_str(), to.c_str()) != 0) {
-        std::string why = "cannot move '";
-        why += from;
-        why += "' to '";
-        why += to;
-        why += "': ";
-        why += std::strerror(errno);
-        throw std::runtime_error(why);
+        failure = "cannot move '";
+        failure += from;
+        failure += "' to '";
+        failure += to;
+        failure += "': ";
+        failure += std::strerror(errno);
+        break;
       }
       out.push_back(to);
+    }
+    if (!all_ranks(failure.empty())) {
+      throw std::runtime_error(failure.empty() ? "another rank could not move its output"
+                                               : failure);
     }
     discard();
     return out;
   }
 
-  // Removes the stage and whatever is still in it.
+  // Removes the stage and whatever is still in it (rank 0, once every rank is done with it).
   void discard() {
     if (m_stage.empty()) {
       return;
     }
-    const std::string d = m_stage + "/D";
-    if (DIR* dir = ::opendir(d.c_str())) {
-      while (const dirent* e = ::readdir(dir)) {
-        const std::string name = e->d_name;
-        if (name != "." && name != "..") {
-          std::string path = d;
-          path += '/';
-          path += name;
-          std::remove(path.c_str());
+#ifdef LOOPNEST_MFC_MPI
+    MPI_Barrier(MPI_COMM_WORLD);
+#endif
+    if (m_owner) {
+      const std::string d = m_stage + "/D";
+      if (DIR* dir = ::opendir(d.c_str())) {
+        while (const dirent* e = ::readdir(dir)) {
+          const std::string name = e->d_name;
+          if (name != "." && name != "..") {
+            std::string path = d;
+            path += '/';
+            path += name;
+            std::remove(path.c_str());
+          }
         }
+        ::closedir(dir);
       }
-      ::closedir(dir);
+      ::rmdir(d.c_str());
+      ::rmdir(m_stage.c_str());
     }
-    ::rmdir(d.c_str());
-    ::rmdir(m_stage.c_str());
     m_stage.clear();
   }
 
  private:
   std::string m_case_dir;
+  bool m_owner;
   std::string m_stage;
+
+  std::string stage_name(long id) const {
+    return m_case_dir + "/.loopnest-mfc-" + std::to_string(id);
+  }
 };
 
 // The device's copy bandwidth in bytes per second: the best of five copies of `bytes`.
@@ -253,37 +339,143 @@ void print_profile(const loopnest_mfc::kernel_profile& profile, double copy_byte
   std::printf("PROFILE %-20s %7s %12.4f\n", "total", "", 1e3 * total / std::max(1, steps));
 }
 
+// Where the run goes: the case and grid of this rank, and under MPI the decomposition.
+struct run_site {
+  const loopnest_mfc::case_config& c;
+  const loopnest_mfc::grid& g;
+#ifdef LOOPNEST_MFC_MPI
+  const loopnest_mfc::distributed_case* distributed = nullptr;
+#endif
+};
+
 template <class T, class Schedule>
-loopnest_mfc::run_result run(const loopnest_mfc::case_config& c, const loopnest_mfc::grid& g,
-                             const loopnest_mfc::initial_condition& ic, const options& o,
-                             const std::string& out_dir) {
+loopnest_mfc::run_result run(const run_site& site, const loopnest_mfc::initial_condition& ic,
+                             const options& o, const std::string& out_dir) {
+  const loopnest_mfc::case_config& c   = site.c;
   const loopnest_mfc::host_fields cons = loopnest_mfc::conservative_of<T>(c, ic.prim);
   loopnest_mfc::kernel_profile profile(o.profile);
+#ifdef LOOPNEST_MFC_MPI
+  const loopnest_mfc::halo_setup<Schedule> setup{site.distributed,
+                                                 loopnest::parse_halo_transport(o.transport)};
+  loopnest_mfc::run_result r = loopnest_mfc::run_case<T, Schedule>(
+      c, site.g, cons, out_dir, profile, o.profile, site.distributed->ranks(), setup);
+#else
   loopnest_mfc::run_result r =
-      loopnest_mfc::run_case<T, Schedule>(c, g, cons, out_dir, profile, o.profile);
+      loopnest_mfc::run_case<T, Schedule>(c, site.g, cons, out_dir, profile, o.profile);
+#endif
   if (o.profile) {
     const std::size_t bytes = static_cast<std::size_t>(c.sys_size()) * (c.m() + 1) * (c.n() + 1) *
                               (c.p() + 1) * sizeof(T);
-    print_profile(profile, copy_bandwidth(bytes), r.steps);
+    const double bandwidth = copy_bandwidth(bytes);
+    if (this_rank() == 0) {
+      print_profile(profile, bandwidth, r.steps);
+    }
   }
   return r;
 }
 
 template <class T>
-loopnest_mfc::run_result run_precision(const loopnest_mfc::case_config& c,
-                                       const loopnest_mfc::grid& g,
+loopnest_mfc::run_result run_precision(const run_site& site,
                                        const loopnest_mfc::initial_condition& ic, const options& o,
                                        const std::string& out_dir) {
   if (o.schedule == "collapse4") {
-    return run<T, loopnest::collapse4>(c, g, ic, o, out_dir);
+    return run<T, loopnest::collapse4>(site, ic, o, out_dir);
   }
   if (o.schedule == "flat") {
-    return run<T, loopnest::flat>(c, g, ic, o, out_dir);
+    return run<T, loopnest::flat>(site, ic, o, out_dir);
   }
   if (o.schedule == "automatic") {
-    return run<T, loopnest::automatic>(c, g, ic, o, out_dir);
+    return run<T, loopnest::automatic>(site, ic, o, out_dir);
   }
-  return run<T, loopnest::collapse3>(c, g, ic, o, out_dir);
+  return run<T, loopnest::collapse3>(site, ic, o, out_dir);
+}
+
+int run_tool(int argc, char* argv[]) {
+  const bool root = this_rank() == 0;
+  options o;
+  loopnest_mfc::case_config c;
+  try {
+    o                         = parse_arguments(argc, argv);
+    c                         = loopnest_mfc::read_case(o.case_file, o.overrides);
+    const std::string problem = loopnest_mfc::output_directory_problem(o.case_dir);
+    if (!problem.empty()) {
+      throw loopnest_mfc::case_error("--case-dir: " + problem);
+    }
+  } catch (const std::exception& e) {
+    // Every rank reads the same files and arguments, so every rank refuses them alike.
+    if (root) {
+      std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+    }
+    return refused;
+  }
+
+  const Kokkos::ScopeGuard kokkos(argc, argv);
+  const loopnest_mfc::grid whole_grid = loopnest_mfc::generate_grid(c);
+#ifdef LOOPNEST_MFC_MPI
+  std::optional<loopnest_mfc::distributed_case> distributed;
+  try {
+    distributed.emplace(MPI_COMM_WORLD, c, whole_grid);
+  } catch (const std::exception& e) {
+    if (root) {
+      std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+    }
+    return refused;
+  }
+  const run_site site{distributed->local(), distributed->local_grid_of_rank(), &*distributed};
+#else
+  const run_site site{c, whole_grid};
+#endif
+  const loopnest_mfc::initial_condition ic = loopnest_mfc::apply_patches(site.c, site.g);
+  loopnest_mfc::run_result r;
+  std::vector<std::string> written;
+  try {
+    // --no-output makes no stage, so a read-only case directory does not stop a timing run.
+    std::optional<staged_output> stage;
+    if (o.output) {
+      stage.emplace(o.case_dir);
+    }
+    try {
+      const std::string out = stage ? stage->directory() : std::string();
+      r                     = o.precision == "fp32" ? run_precision<float>(site, ic, o, out)
+                                                    : run_precision<double>(site, ic, o, out);
+    } catch (const loopnest_mfc::unphysical_state& e) {
+      if (root) {
+        std::fprintf(stderr, "loopnest-mfc: %s; nothing was put in %s/D\n", e.what(),
+                     o.case_dir.c_str());
+      }
+      return unphysical;
+    }
+    if (stage) {
+      written = stage->publish(r.written);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+    return io_error;
+  }
+  if (!root) {
+    return done;
+  }
+  std::printf("CASE=%s\nDIMENSIONS=%d\nCELLS=%d %d %d\nFLUIDS=%d\nEQUATIONS=%d\nPATCHES=%zu\n",
+              c.source.c_str(), c.num_dims, c.m() + 1, c.n() + 1, c.p() + 1, c.num_fluids,
+              c.sys_size(), c.patches.size());
+  std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
+              o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, written.size(),
+              o.case_dir.c_str());
+#ifdef LOOPNEST_MFC_MPI
+  const loopnest::cartesian_decomposition& d = distributed->decomposition();
+  std::printf("RANKS=%d\nDECOMPOSITION=%d %d %d\nTRANSPORT=%s\n", d.size(), d.ranks(0),
+              c.num_dims > 1 ? d.ranks(1) : 1, c.num_dims > 2 ? d.ranks(2) : 1,
+              o.transport.c_str());
+#endif
+  if (r.timed_steps > 0) {
+    std::printf("Time per step: %.6e s\n", r.time_avg);
+    std::printf("Performance: %.6f ns/gp/eq/rhs\n", r.grind_time);
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "loopnest-mfc: writing standard output failed\n");
+    return io_error;
+  }
+  return done;
 }
 
 }  // namespace
@@ -299,60 +491,19 @@ int main(int argc, char* argv[]) {
       return done;
     }
   }
-  options o;
-  loopnest_mfc::case_config c;
-  try {
-    o                         = parse_arguments(argc, argv);
-    c                         = loopnest_mfc::read_case(o.case_file, o.overrides);
-    const std::string problem = loopnest_mfc::output_directory_problem(o.case_dir);
-    if (!problem.empty()) {
-      throw loopnest_mfc::case_error("--case-dir: " + problem);
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
-    return refused;
-  }
-
-  const Kokkos::ScopeGuard kokkos(argc, argv);
-  const loopnest_mfc::grid g               = loopnest_mfc::generate_grid(c);
-  const loopnest_mfc::initial_condition ic = loopnest_mfc::apply_patches(c, g);
-  loopnest_mfc::run_result r;
-  std::vector<std::string> written;
-  try {
-    // --no-output makes no stage, so a read-only case directory does not stop a timing run.
-    std::optional<staged_output> stage;
-    if (o.output) {
-      stage.emplace(o.case_dir);
-    }
-    try {
-      const std::string out = stage ? stage->directory() : std::string();
-      r                     = o.precision == "fp32" ? run_precision<float>(c, g, ic, o, out)
-                                                    : run_precision<double>(c, g, ic, o, out);
-    } catch (const loopnest_mfc::unphysical_state& e) {
-      std::fprintf(stderr, "loopnest-mfc: %s; nothing was put in %s/D\n", e.what(),
-                   o.case_dir.c_str());
-      return unphysical;
-    }
-    if (stage) {
-      written = stage->publish(r.written);
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+#ifdef LOOPNEST_MFC_MPI
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    std::fprintf(stderr, "loopnest-mfc: MPI_Init failed\n");
     return io_error;
   }
-  std::printf("CASE=%s\nDIMENSIONS=%d\nCELLS=%d %d %d\nFLUIDS=%d\nEQUATIONS=%d\nPATCHES=%zu\n",
-              c.source.c_str(), c.num_dims, c.m() + 1, c.n() + 1, c.p() + 1, c.num_fluids,
-              c.sys_size(), c.patches.size());
-  std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
-              o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, written.size(),
-              o.case_dir.c_str());
-  if (r.timed_steps > 0) {
-    std::printf("Time per step: %.6e s\n", r.time_avg);
-    std::printf("Performance: %.6f ns/gp/eq/rhs\n", r.grind_time);
-  }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "loopnest-mfc: writing standard output failed\n");
-    return io_error;
-  }
-  return done;
+  // Every rank returns the same status but for an output error, which may be one rank's: the
+  // job's status is the worst.
+  const int mine = run_tool(argc, argv);
+  int status     = mine;
+  MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return status;
+#else
+  return run_tool(argc, argv);
+#endif
 }

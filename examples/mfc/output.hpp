@@ -68,10 +68,10 @@ inline column_format column_format_of(int precision, int num_dims) {
   return {40, 14};
 }
 
-// MFC's file name: '(A,I0,A,I2.2,A,I6.6,A)' with the rank 0, e.g. "cons.3.00.000100.dat".
-inline std::string serial_file_name(const std::string& kind, int variable, int step) {
+// MFC's file name: '(A,I0,A,I2.2,A,I6.6,A)' with the writing rank, e.g. "cons.3.00.000100.dat".
+inline std::string serial_file_name(const std::string& kind, int variable, int step, int rank = 0) {
   char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%s.%d.%02d.%06d.dat", kind.c_str(), variable, 0, step);
+  std::snprintf(buffer, sizeof(buffer), "%s.%d.%02d.%06d.dat", kind.c_str(), variable, rank, step);
   return buffer;
 }
 
@@ -142,7 +142,8 @@ inline std::string output_directory_problem(const std::string& case_dir) {
 inline std::vector<std::string> write_serial_data_files(const std::string& case_dir,
                                                         const case_config& c, const grid& g,
                                                         const host_fields& cons,
-                                                        const host_fields& prim, int step) {
+                                                        const host_fields& prim, int step,
+                                                        int rank = 0) {
   const std::string dir = case_dir + "/D";
   if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
     throw std::runtime_error("cannot create '" + dir +
@@ -151,7 +152,7 @@ inline std::vector<std::string> write_serial_data_files(const std::string& case_
   std::vector<std::string> written;
   const equation_index ix = equations_of(c);
   const auto write_one    = [&](const std::string& kind, const host_fields& f, int v) {
-    const std::string path = dir + "/" + serial_file_name(kind, v + 1, step);
+    const std::string path = dir + "/" + serial_file_name(kind, v + 1, step, rank);
     loopnest::write_file_atomically(
            path, [&](const auto& write) { write_serial_text(g, c.precision, f, v, write); },
            "loopnest-mfc");

@@ -28,9 +28,11 @@
 
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 // Loops over a cell's variables are unrolled on GPUs so that their per-variable arrays stay in
@@ -275,7 +277,10 @@ struct fill_ghosts {
     const bool low  = g < ghost;
     const int layer = low ? g : g - ghost;  // MFC's j - 1
     const int bc    = low ? bc_beg : bc_end;
-    int to          = low ? -1 - layer : m + 1 + layer;
+    if (bc >= 0) {
+      return;  // a neighbouring rank's cells, filled by the halo exchange
+    }
+    int to = low ? -1 - layer : m + 1 + layer;
     int from;
     if (bc == -1) {
       from = low ? m - layer : layer;
@@ -378,12 +383,21 @@ class five_equation_solver {
     return out;
   }
 
+  // Fills the ghost layers of the primitive variables that neighbouring ranks hold (the sides
+  // whose bc is a rank, >= 0); the boundary conditions fill the others.
+  void set_halo_exchange(std::function<void(const fields&)> exchange) {
+    m_exchange = std::move(exchange);
+  }
+
   // MFC's s_compute_rhs(q): rhs from the conservative variables q.
   template <class Schedule>
   void compute_rhs(const fields& q, const fields& rhs) {
     convert_to_primitive<Schedule>(q);
     for (int d = 0; d < m_dims; ++d) {
       fill_ghost_cells<Schedule>(d);
+    }
+    if (m_exchange) {
+      m_profile.run(m_exec, "halo_exchange", 0.0, [&] { m_exchange(m_prim); });
     }
     for (int d = 0; d < m_dims; ++d) {
       direction<Schedule>(d, q, rhs);
@@ -413,6 +427,7 @@ class five_equation_solver {
   Kokkos::View<weno3_coefficients<T>*> m_weno3[3];
   Kokkos::View<const T*> m_inv_d[3];
   kernel_profile m_profile;
+  std::function<void(const fields&)> m_exchange;
 
   static fields make_fields(const execution_space& exec, const std::string& label,
                             const case_config& c, int nvar) {
@@ -486,6 +501,9 @@ class five_equation_solver {
   template <class Schedule, int D>
   void fill_ghost_cells_along() {
     const axis_config& a = m_case.axis[D];
+    if (a.bc_beg >= 0 && a.bc_end >= 0) {
+      return;
+    }
     const detail::fill_ghosts<T, D> body{m_prim.ref(), a.cells_minus_one,
                                          buff_size,    a.bc_beg,
                                          a.bc_end,     equations_of(m_case).mom(D)};

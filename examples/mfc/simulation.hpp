@@ -19,6 +19,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -97,23 +99,68 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
 
 }  // namespace detail
 
+// A cell's number in the whole grid (i fastest), from its number in this rank's block, or
+// no_cell for none (-1): what the ranks compare to name the first unphysical cell.
+inline constexpr long long no_cell = std::numeric_limits<long long>::max();
+inline long long global_cell(long long local, const case_config& c, const case_config& whole,
+                             const int (&offset)[3]) {
+  if (local < 0) {
+    return no_cell;
+  }
+  const long long nx = c.m() + 1, ny = c.n() + 1;
+  const long long i = local % nx + offset[0], j = (local / nx) % ny + offset[1];
+  const long long k = local / (nx * ny) + offset[2];
+  return i + (whole.m() + 1) * (j + (whole.n() + 1) * k);
+}
+
+// The ranks a run is spread over (one by default): this rank, its block's first global cell,
+// the whole case, and reductions over every rank. Every decision that ends a run (an
+// unphysical state, a failed write) goes through them, so that all ranks end it together.
+struct rank_set {
+  int rank                                = 0;
+  int offset[3]                           = {0, 0, 0};
+  const case_config* global               = nullptr;  // the whole case; null: the run's own
+  std::function<long long(long long)> min = [](long long v) { return v; };
+  std::function<double(double)> max       = [](double v) { return v; };
+};
+
+// What run_case does to the solver before the first step: nothing, or (distributed.hpp) give
+// it the halo exchange.
+struct no_setup {
+  template <class Solver>
+  void operator()(Solver&) const {}
+};
+
 // Runs the case from the conservative initial condition `cons`, writing into `out_dir`/D (the
 // caller stages it); throws unphysical_state when a step leaves a cell unphysical.
-// An empty out_dir writes nothing.
-template <class T, class Schedule>
+// An empty out_dir writes nothing. Under several ranks, c and g are this rank's block.
+template <class T, class Schedule, class Setup = no_setup>
 run_result run_case(const case_config& c, const grid& g, const host_fields& cons,
-                    const std::string& out_dir, kernel_profile& profile_out, bool profile) {
+                    const std::string& out_dir, kernel_profile& profile_out, bool profile,
+                    const rank_set& ranks = {}, const Setup& setup = {}) {
+  const case_config& whole = ranks.global != nullptr ? *ranks.global : c;
   five_equation_solver<T> solver(Kokkos::DefaultExecutionSpace(), c, g, profile);
+  setup(solver);
   solver.load(cons);
   run_result result;
   const auto save = [&](int step) {
     if (out_dir.empty()) {
       return;
     }
-    const host_fields q              = solver.conservative();
-    const host_fields p              = primitive_of<T>(c, q);
-    const std::vector<std::string> w = write_serial_data_files(out_dir, c, g, q, p, step);
-    result.written.insert(result.written.end(), w.begin(), w.end());
+    std::string failure;
+    try {
+      const host_fields q = solver.conservative();
+      const host_fields p = primitive_of<T>(c, q);
+      const std::vector<std::string> w =
+          write_serial_data_files(out_dir, c, g, q, p, step, ranks.rank);
+      result.written.insert(result.written.end(), w.begin(), w.end());
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (ranks.min(failure.empty() ? 1 : 0) == 0) {
+      throw std::runtime_error(failure.empty() ? "another rank could not write its output"
+                                               : failure);
+    }
   };
   save(c.t_step_start);
   const int steps = c.t_step_stop - c.t_step_start;
@@ -134,9 +181,10 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
       timed += seconds;
       ++result.timed_steps;
     }
-    const long long bad = detail::first_unphysical_cell<Schedule>(solver, c, first);
-    if (bad >= 0) {
-      const long long nx = c.m() + 1, ny = c.n() + 1;
+    const long long bad = ranks.min(global_cell(
+        detail::first_unphysical_cell<Schedule>(solver, c, first), c, whole, ranks.offset));
+    if (bad != no_cell) {
+      const long long nx = whole.m() + 1, ny = whole.n() + 1;
       throw unphysical_state("the state went unphysical in step " + std::to_string(t_step + 1) +
                              " at cell (" + std::to_string(bad % nx) + ", " +
                              std::to_string((bad / nx) % ny) + ", " +
@@ -150,8 +198,9 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   }
   result.steps = steps;
   if (result.timed_steps > 0) {
-    result.time_avg   = timed / result.timed_steps;
-    result.grind_time = grind_time_of(c, result.time_avg);
+    // MFC's time_final: the slowest rank's average.
+    result.time_avg   = ranks.max(timed / result.timed_steps);
+    result.grind_time = grind_time_of(whole, result.time_avg);
   }
   profile_out = solver.profile();
   return result;

@@ -1,0 +1,23 @@
+# Checks that loopnest-mfc's 1D output written by two ranks in DIR (cons.<v>.00.<step>.dat and
+# cons.<v>.01.<step>.dat: rank 0's cells, then rank 1's) is, put together, the one-rank output in
+# ONE, byte for byte, for every file the one rank wrote.
+file(GLOB files RELATIVE ${ONE} ${ONE}/*.00.*.dat)
+list(LENGTH files count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no files in ${ONE}")
+endif()
+foreach(name ${files})
+  string(REPLACE ".00." ".01." second ${name})
+  foreach(part ${name} ${second})
+    if(NOT EXISTS ${DIR}/${part})
+      message(FATAL_ERROR "missing ${DIR}/${part}")
+    endif()
+  endforeach()
+  file(READ ${DIR}/${name} first_half)
+  file(READ ${DIR}/${second} second_half)
+  file(READ ${ONE}/${name} whole)
+  if(NOT "${first_half}${second_half}" STREQUAL "${whole}")
+    message(FATAL_ERROR "${name}: the two ranks' files are not the one rank's file")
+  endif()
+endforeach()
+message(STATUS "${count} files: the two ranks' output is the one rank's")
