@@ -291,10 +291,10 @@ void bench_scaling(benchmark::State& state, bool weak, halo_transport t, bool on
   std::optional<loopnest::distributed_diffusion_solver<T>> s;
   std::string error;
   if (runs) {
-    const MPI_Comm comm = one_rank ? MPI_COMM_SELF : MPI_COMM_WORLD;
-    int dims[2]         = {0, 0};
+    int dims[2] = {0, 0};
     MPI_Dims_create(one_rank ? 1 : world_size(), 2, dims);
-    d.emplace(comm, std::vector<int>{weak ? n * dims[0] : n, weak ? n * dims[1] : n},
+    d.emplace(one_rank ? MPI_COMM_SELF : MPI_COMM_WORLD,
+              std::vector<int>{weak ? n * dims[0] : n, weak ? n * dims[1] : n},
               std::vector<int>{dims[0], dims[1]});
     error = check_solver<T>(*d, t);
     s.emplace(exec_space(), *d, t, true);
@@ -344,15 +344,21 @@ void register_precision(const std::vector<halo_transport>& transports) {
     add(std::string("halo/") + name(t) + "/" + sh,
         [t](benchmark::State& s) { bench_halo<T>(s, t); });
   }
-  const std::string cells = std::to_string(c.diffusion_n) + "x" + std::to_string(c.diffusion_n);
+  const auto scaling = [&c](bool weak, const char* transport, int gpus) {
+    std::string n = std::to_string(c.diffusion_n);
+    std::string name("scaling/diffusion/");
+    name += weak ? "weak/" : "strong/";
+    name += transport;
+    name += std::string("/") + precision_name<T>() + "/";
+    name += n + "x" + n + "/gpus" + std::to_string(gpus);
+    return name;
+  };
   for (const bool weak : {true, false}) {
-    const std::string kind     = weak ? "weak" : "strong";
     const halo_transport first = transports.front();
-    add("scaling/diffusion/" + kind + "/none/" + precision_name<T>() + "/" + cells + "/gpus1",
+    add(scaling(weak, "none", 1),
         [weak, first](benchmark::State& s) { bench_scaling<T>(s, weak, first, true); });
     for (const auto t : transports) {
-      add("scaling/diffusion/" + kind + "/" + name(t) + "/" + precision_name<T>() + "/" + cells +
-              "/gpus" + std::to_string(world_size()),
+      add(scaling(weak, name(t), world_size()),
           [weak, t](benchmark::State& s) { bench_scaling<T>(s, weak, t, false); });
     }
   }

@@ -197,10 +197,10 @@ class distributed_diffusion_solver {
       }
       all.resize(static_cast<std::size_t>(total));
     }
-    MPI_Datatype type = std::is_same<T, float>::value ? MPI_FLOAT : MPI_DOUBLE;
-    Impl::mpi_check(MPI_Gatherv(block.data(), static_cast<int>(block.size()), type, all.data(),
-                                counts.data(), displs.data(), type, root, d.comm()),
-                    "MPI_Gatherv");
+    Impl::mpi_check(
+        MPI_Gatherv(block.data(), static_cast<int>(block.size()), mpi_type(), all.data(),
+                    counts.data(), displs.data(), mpi_type(), root, d.comm()),
+        "MPI_Gatherv");
     std::vector<T> global;
     if (d.rank() == root) {
       global.resize(Impl::cell_count(nx(), ny()));
@@ -247,6 +247,8 @@ class distributed_diffusion_solver {
     return view_type(Kokkos::view_alloc(exec, std::string(label)), d.local_extent(0) + 2,
                      d.local_extent(1) + 2);
   }
+
+  static MPI_Datatype mpi_type() { return std::is_same<T, float>::value ? MPI_FLOAT : MPI_DOUBLE; }
 
   int lx() const { return m_decomposition->local_extent(0); }
   int ly() const { return m_decomposition->local_extent(1); }
