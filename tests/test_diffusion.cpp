@@ -5,9 +5,13 @@
 
 #include <climits>
 #include <cmath>
+#include <condition_variable>
+#include <cstddef>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -259,6 +263,113 @@ TYPED_TEST(diffusion, temporal_plans_cover_the_grid_and_fill_the_machine) {
   check_plans<double, TypeParam>(8);
   check_plans<double, TypeParam>(1);
   check_plans<float, TypeParam>(12);
+}
+
+// A team of host threads with a real barrier, for the temporal kernel: a host backend runs one
+// thread per team, so only this team of several threads exercises the exchange of each
+// thread's outer columns through team scratch, as a GPU team does.
+class host_thread_team {
+ public:
+  using scratch_space = Kokkos::DefaultHostExecutionSpace::scratch_memory_space;
+
+  host_thread_team(int league_rank, int team_rank, int team_size, void* scratch, std::size_t bytes,
+                   struct team_barrier& barrier)
+      : m_league_rank(league_rank),
+        m_team_rank(team_rank),
+        m_team_size(team_size),
+        m_scratch(scratch, bytes),
+        m_barrier(barrier) {}
+  int league_rank() const { return m_league_rank; }
+  int team_rank() const { return m_team_rank; }
+  int team_size() const { return m_team_size; }
+  const scratch_space& team_scratch(int) const { return m_scratch; }
+  void team_barrier() const;
+
+ private:
+  int m_league_rank, m_team_rank, m_team_size;
+  scratch_space m_scratch;
+  struct team_barrier& m_barrier;
+};
+
+struct team_barrier {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int size, waiting = 0, generation = 0;
+
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    const int g = generation;
+    if (++waiting == size) {
+      waiting = 0;
+      ++generation;
+      cv.notify_all();
+    } else {
+      cv.wait(lock, [&] { return generation != g; });
+    }
+  }
+};
+
+void host_thread_team::team_barrier() const {
+  m_barrier.wait();
+}
+
+// One pass of K steps by teams of team_size host threads, C columns each, every team on its own
+// threads in turn, against K stepwise steps, for strips and segments of several sizes.
+template <class T, int K, int C>
+void check_thread_teams(int nx, int ny, int team_size, unsigned seed) {
+  using space         = Kokkos::DefaultHostExecutionSpace;
+  using kernel        = loopnest::Impl::diffusion_temporal_kernel<T, K, C, space>;
+  const auto initial  = random_field<T>(nx, ny, seed);
+  const auto expected = run<T, diffusion_variant::vectorized, space>(nx, ny, K, initial);
+  const std::size_t bytes =
+      loopnest::Impl::diffusion_temporal_scratch_bytes<T, space>(K, team_size);
+  const int full = team_size * C - 2 * K;
+  for (const int width : {1, 3, full}) {
+    for (const int length : {1, 4, ny - 2}) {
+      loopnest::diffusion_solver<T, diffusion_variant::temporal, space> s(space(), nx, ny, T(0.1),
+                                                                          {}, K);
+      s.set_field(initial);
+      poison_interior(s.next(), nx, ny);
+      const int strips = (nx - 2 + width - 1) / width, segments = (ny - 2 + length - 1) / length;
+      const kernel k{s.current().data(),
+                     s.next().data(),
+                     s.current().extent(0),
+                     nx,
+                     ny,
+                     T(0.1),
+                     strips,
+                     width,
+                     length};
+      std::vector<char> scratch(bytes);
+      for (int league_rank = 0; league_rank < strips * segments; ++league_rank) {
+        team_barrier barrier{{}, {}, team_size};
+        std::vector<std::thread> threads;
+        for (int q = 0; q < team_size; ++q) {
+          threads.emplace_back([&, q] {
+            k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
+          });
+        }
+        for (auto& t : threads) {
+          t.join();
+        }
+      }
+      std::vector<T> got(initial.size());
+      for (int j = 0; j < ny; ++j) {
+        for (int i = 0; i < nx; ++i) {
+          got[static_cast<std::size_t>(i) + std::size_t(nx) * j] = s.next()(i, j);
+        }
+      }
+      EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
+          << nx << "x" << ny << ", K " << K << ", " << team_size << " threads of " << C
+          << " columns, strips of " << width << ", segments of " << length;
+    }
+  }
+}
+
+TEST(diffusion_temporal, teams_of_several_threads_exchange_their_outer_columns) {
+  check_thread_teams<double, 3, 2>(29, 13, 5, 21);
+  check_thread_teams<float, 4, 4>(40, 9, 3, 22);
+  check_thread_teams<double, 1, 2>(7, 6, 4, 23);
 }
 
 TYPED_TEST(diffusion, bad_input_names_the_parameter) {

@@ -430,7 +430,6 @@ struct diffusion_temporal_kernel {
   static_assert(C >= 2,
                 "loopnest::diffusion_temporal_traits: columns_per_thread must be at least "
                 "2 (a thread's first and last column are exchanged separately).");
-  using member_type  = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using scratch_type = diffusion_temporal_scratch<T, ExecutionSpace>;
 
   const T* m_in;
@@ -470,8 +469,8 @@ struct diffusion_temporal_kernel {
 
   // Row n = n0 + it, it % 3 == R: every level's update (from the top, so that a level reads its
   // source's rotation slot R before that level overwrites it), then the new input row.
-  template <int R>
-  KOKKOS_FORCEINLINE_FUNCTION void row(const member_type& m, const scratch_type& x, thread_state& s,
+  template <int R, class Member>
+  KOKKOS_FORCEINLINE_FUNCTION void row(const Member& m, const scratch_type& x, thread_state& s,
                                        int it) const {
     constexpr int south = R, centre = (R + 1) % 3, north = (R + 2) % 3;
     const int n = s.n0 + it;
@@ -531,7 +530,9 @@ struct diffusion_temporal_kernel {
     m.team_barrier();
   }
 
-  KOKKOS_FUNCTION void operator()(const member_type& m) const {
+  // A template on the team handle: Kokkos' member type, or a test's team of host threads.
+  template <class Member>
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
     thread_state s;
     const int strip = m.league_rank() % m_strips, segment = m.league_rank() / m_strips;
     const int a = 1 + strip * m_width, b = a + m_width < m_nx - 1 ? a + m_width : m_nx - 1;
