@@ -38,8 +38,9 @@ const int step_counts[]           = {7, 8, 31, 32, 300};
 // NaN in every interior cell of a solver's array: a cell a kernel leaves unwritten stays NaN.
 template <class View>
 void poison_interior(const View& v, int nx, int ny) {
-  using T     = typename View::value_type;
-  const T nan = std::numeric_limits<T>::quiet_NaN();  // a host function: not callable in kernels
+  using value = typename View::value_type;
+  const value nan =
+      std::numeric_limits<value>::quiet_NaN();  // a host function: not callable in kernels
   Kokkos::parallel_for(
       "poison",
       Kokkos::MDRangePolicy<typename View::execution_space, Kokkos::Rank<2>>({1, 1},
@@ -344,6 +345,7 @@ void check_thread_teams(int nx, int ny, int team_size, unsigned seed) {
       for (int league_rank = 0; league_rank < strips * segments; ++league_rank) {
         team_barrier barrier{{}, {}, team_size};
         std::vector<std::thread> threads;
+        threads.reserve(team_size);
         for (int q = 0; q < team_size; ++q) {
           threads.emplace_back([&, q] {
             k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
