@@ -251,7 +251,9 @@ void check_plans(int k) {
           loopnest::Impl::diffusion_temporal_scratch_bytes<T, ExecutionSpace>(k, p.team_size);
       EXPECT_LE(scratch, std::size_t(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0)));
       if (nx >= 1000 && ny >= 1000) {
-        const int slots = traits::concurrent_teams(ExecutionSpace(), p.team_size, scratch);
+        const int slots = traits::concurrent_teams(
+            ExecutionSpace(), p.team_size, scratch,
+            loopnest::Impl::diffusion_temporal_resident_threads<T>(ExecutionSpace(), k));
         const int waves = (p.teams() + slots - 1) / slots;
         EXPECT_GE(p.teams(), 0.9 * waves * slots)
             << where << ": " << p.teams() << " teams in " << waves << " waves of " << slots;
@@ -280,11 +282,12 @@ class host_thread_team {
         m_team_size(team_size),
         m_scratch(scratch, bytes),
         m_barrier(barrier) {}
-  int league_rank() const { return m_league_rank; }
-  int team_rank() const { return m_team_rank; }
-  int team_size() const { return m_team_size; }
-  const scratch_space& team_scratch(int) const { return m_scratch; }
-  void team_barrier() const;
+  // Callable where the kernel is (host and device); run on the host only.
+  KOKKOS_FUNCTION int league_rank() const { return m_league_rank; }
+  KOKKOS_FUNCTION int team_rank() const { return m_team_rank; }
+  KOKKOS_FUNCTION int team_size() const { return m_team_size; }
+  KOKKOS_FUNCTION const scratch_space& team_scratch(int) const { return m_scratch; }
+  KOKKOS_FUNCTION void team_barrier() const;
 
  private:
   int m_league_rank, m_team_rank, m_team_size;
@@ -310,8 +313,10 @@ struct team_barrier {
   }
 };
 
-void host_thread_team::team_barrier() const {
+KOKKOS_FUNCTION void host_thread_team::team_barrier() const {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
   m_barrier.wait();
+#endif
 }
 
 // One pass of K steps by teams of team_size host threads, C columns each, every team on its own

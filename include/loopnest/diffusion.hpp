@@ -319,8 +319,11 @@ struct diffusion_temporal_traits {
   static constexpr int default_steps_per_pass = 4;
   static constexpr int max_steps_per_pass     = 12;
   // Teams that run at the same time with team_size threads and scratch_bytes of team scratch
-  // each: the planner sizes the grid of teams to whole waves of these.
-  static int concurrent_teams(const ExecutionSpace& exec, int team_size, std::size_t) {
+  // each, for a kernel of which one multiprocessor holds resident_threads threads by its
+  // registers (Kokkos' team_size_max): the planner sizes the grid of teams to whole waves of
+  // these.
+  static int concurrent_teams(const ExecutionSpace& exec, int team_size, std::size_t,
+                              int /*resident_threads*/) {
     return std::max(1, Impl::concurrency(exec) / team_size);
   }
 };
@@ -337,16 +340,18 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
   static constexpr int max_team_size          = 256;
   static constexpr int default_steps_per_pass = 8;
   static constexpr int max_steps_per_pass     = 12;
-  // Threads one SM keeps resident: registers (about 130 per thread at K = 8) bound it below
-  // the 2048 of the hardware.
-  static constexpr int resident_threads_per_sm = 448;
-  static int concurrent_teams(const Kokkos::Cuda& exec, int team_size, std::size_t scratch_bytes) {
+  // An SM holds as many teams as its registers (resident_threads: the kernel's registers bound
+  // it below the 2048 threads of the hardware), its shared memory and its block slots allow.
+  static int concurrent_teams(const Kokkos::Cuda& exec, int team_size, std::size_t scratch_bytes,
+                              int resident_threads) {
     const cudaDeviceProp& p = exec.cuda_device_prop();
-    // Kokkos keeps about (team_size + 2) doubles of each block's shared memory for itself.
+    // Kokkos keeps about (team_size + 2) doubles of each block's shared memory for itself, and
+    // the SM 1 KB per block.
     const std::size_t per_team = scratch_bytes + (team_size + 2) * sizeof(double) + 1024;
-    const int by_threads       = resident_threads_per_sm / team_size;
+    const int by_threads       = resident_threads / team_size;
     const int by_scratch       = static_cast<int>(p.sharedMemPerMultiprocessor / per_team);
-    return p.multiProcessorCount * std::max(1, std::min(by_threads, by_scratch));
+    const int per_sm           = std::min({by_threads, by_scratch, p.maxBlocksPerMultiProcessor});
+    return p.multiProcessorCount * std::max(1, per_sm);
   }
 };
 #endif
@@ -361,60 +366,23 @@ struct diffusion_temporal_plan {
   int teams() const { return strips * segments; }
 };
 
-// Team scratch of one pass: per step level below K, three rows in flight (written two rows
-// before they are read, so one barrier per row keeps writers and readers apart), each the first
-// and the last column of every thread.
+// Team scratch of one pass: per thread and step level below K, three rows in flight (written
+// two rows before they are read, so one barrier per row keeps writers and readers apart) of the
+// thread's first and last column. Thread-major, so that every access is the thread's own base
+// plus a constant (no offset per level held in registers), and padded by one value, so that
+// consecutive threads fall in consecutive banks.
 template <class T, class ExecutionSpace>
 using diffusion_temporal_scratch =
     Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
-template <class T, class ExecutionSpace>
-std::size_t diffusion_temporal_scratch_bytes(int steps, int team_size) {
-  return diffusion_temporal_scratch<T, ExecutionSpace>::shmem_size(std::size_t(3) * 2 * steps *
-                                                                   team_size);
+constexpr int diffusion_temporal_scratch_stride(int steps) {
+  return 3 * 2 * steps + 1;
 }
 
-// The plan of least modelled time for a pass of `steps` steps: every team size the traits allow
-// whose scratch fits, every segment count up to four waves of concurrent teams. Time is modelled
-// as waves * (teams per wave) * (rows a team streams) * (columns it computes), i.e. a machine of
-// fixed throughput that finishes a wave when its slowest team does, so that a grid of any width
-// is cut into a number of teams that fills whole waves. Returns team_size 0 when nothing fits.
 template <class T, class ExecutionSpace>
-diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
-                                                int steps) {
-  using traits          = diffusion_temporal_traits<ExecutionSpace, T>;
-  constexpr int columns = traits::columns_per_thread;
-  const int interior_x = nx - 2, interior_y = ny - 2;
-  const auto scratch_max =
-      static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0));
-  diffusion_temporal_plan best{0, 0, 0, 0, 0};
-  double best_cost = 0.0;
-  for (int team_size = traits::team_size_step; team_size <= traits::max_team_size;
-       team_size += traits::team_size_step) {
-    const int width = team_size * columns - 2 * steps;
-    const std::size_t scratch =
-        diffusion_temporal_scratch_bytes<T, ExecutionSpace>(steps, team_size);
-    if (width < 1 || scratch > scratch_max) {
-      continue;
-    }
-    const int strips = (interior_x + width - 1) / width;
-    const int slots  = traits::concurrent_teams(exec, team_size, scratch);
-    const int most   = std::min(interior_y, std::max(1, 4 * slots / strips));
-    for (int segments = 1; segments <= most; ++segments) {
-      const int length = (interior_y + segments - 1) / segments;
-      const int used   = (interior_y + length - 1) / length;
-      if (used != segments) {
-        continue;  // the same plan as a smaller segment count
-      }
-      const int waves   = (strips * segments + slots - 1) / slots;
-      const double cost = double(waves) * slots * (length + 3.0 * steps) * team_size * columns;
-      if (best.team_size == 0 || cost < best_cost) {
-        best      = {team_size, strips, segments, width, length};
-        best_cost = cost;
-      }
-    }
-  }
-  return best;
+std::size_t diffusion_temporal_scratch_bytes(int steps, int team_size) {
+  return diffusion_temporal_scratch<T, ExecutionSpace>::shmem_size(
+      std::size_t(diffusion_temporal_scratch_stride(steps)) * team_size);
 }
 
 // One pass of K steps from `in` to `out` (both pitch x ny, i fastest). Team (strip, segment)
@@ -447,11 +415,15 @@ struct diffusion_temporal_kernel {
     T ahead[3][C];
     bool update[C], write[C];
     int i0, q, team_size, j0, j1, n0;
+    T* scratch;  // this thread's part of the team scratch
   };
 
-  KOKKOS_FORCEINLINE_FUNCTION std::size_t at(int t, int slot, int side, const thread_state& s,
-                                             int q) const {
-    return (std::size_t(t * 3 + slot) * 2 + side) * s.team_size + q;
+  static constexpr int stride = diffusion_temporal_scratch_stride(K);
+
+  // Where the first (side 0) or last (side 1) column of level t's rotation slot `slot` lies in a
+  // thread's part of the scratch.
+  KOKKOS_INLINE_FUNCTION static constexpr int at(int t, int slot, int side) {
+    return (t * 3 + slot) * 2 + side;
   }
 
   KOKKOS_FORCEINLINE_FUNCTION void load_row(T (&row)[C], const thread_state& s, int n) const {
@@ -470,8 +442,7 @@ struct diffusion_temporal_kernel {
   // Row n = n0 + it, it % 3 == R: every level's update (from the top, so that a level reads its
   // source's rotation slot R before that level overwrites it), then the new input row.
   template <int R, class Member>
-  KOKKOS_FORCEINLINE_FUNCTION void row(const Member& m, const scratch_type& x, thread_state& s,
-                                       int it) const {
+  KOKKOS_FORCEINLINE_FUNCTION void row(const Member& m, thread_state& s, int it) const {
     constexpr int south = R, centre = (R + 1) % 3, north = (R + 2) % 3;
     const int n = s.n0 + it;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -482,11 +453,11 @@ struct diffusion_temporal_kernel {
       if (r < s.j0 - K + t || r > s.j1 - 1 + K - t) {
         continue;  // a row of level t that no written cell needs
       }
-      const T(&c)[C]    = s.level[t - 1][centre];
-      const T(&lo)[C]   = s.level[t - 1][south];
-      const T(&hi)[C]   = s.level[t - 1][north];
-      const T west      = s.q > 0 ? x(at(t - 1, centre, 1, s, s.q - 1)) : c[0];
-      const T east      = s.q < s.team_size - 1 ? x(at(t - 1, centre, 0, s, s.q + 1)) : c[C - 1];
+      const T(&c)[C]  = s.level[t - 1][centre];
+      const T(&lo)[C] = s.level[t - 1][south];
+      const T(&hi)[C] = s.level[t - 1][north];
+      const T west    = s.q > 0 ? s.scratch[at(t - 1, centre, 1) - stride] : c[0];
+      const T east    = s.q < s.team_size - 1 ? s.scratch[at(t - 1, centre, 0) + stride] : c[C - 1];
       const bool inside = r >= 1 && r <= m_ny - 2;
       T v[C];
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -514,8 +485,8 @@ struct diffusion_temporal_kernel {
         for (int k = 0; k < C; ++k) {
           s.level[t][south][k] = v[k];
         }
-        x(at(t, south, 0, s, s.q)) = v[0];
-        x(at(t, south, 1, s, s.q)) = v[C - 1];
+        s.scratch[at(t, south, 0)] = v[0];
+        s.scratch[at(t, south, 1)] = v[C - 1];
       }
     }
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -524,8 +495,8 @@ struct diffusion_temporal_kernel {
     for (int k = 0; k < C; ++k) {
       s.level[0][south][k] = s.ahead[R][k];
     }
-    x(at(0, south, 0, s, s.q)) = s.ahead[R][0];
-    x(at(0, south, 1, s, s.q)) = s.ahead[R][C - 1];
+    s.scratch[at(0, south, 0)] = s.ahead[R][0];
+    s.scratch[at(0, south, 1)] = s.ahead[R][C - 1];
     load_row(s.ahead[R], s, n + 3);
     m.team_barrier();
   }
@@ -542,7 +513,8 @@ struct diffusion_temporal_kernel {
     s.q         = m.team_rank();
     s.team_size = m.team_size();
     s.i0        = a - K + s.q * C;
-    const scratch_type x(m.team_scratch(0), std::size_t(3) * 2 * K * s.team_size);
+    const scratch_type x(m.team_scratch(0), std::size_t(stride) * s.team_size);
+    s.scratch = x.data() + std::size_t(stride) * s.q;
     for (int k = 0; k < C; ++k) {
       const int i = s.i0 + k;
       s.update[k] = i >= 1 && i <= m_nx - 2;
@@ -555,11 +527,8 @@ struct diffusion_temporal_kernel {
     }
     // Rows that no level has written yet are read only by rows no written cell needs; zeros keep
     // them finite and the reads defined.
-    for (int t = 0; t < K; ++t) {
-      for (int slot = 0; slot < 3; ++slot) {
-        x(at(t, slot, 0, s, s.q)) = T(0);
-        x(at(t, slot, 1, s, s.q)) = T(0);
-      }
+    for (int v = 0; v < stride; ++v) {
+      s.scratch[v] = T(0);
     }
     for (int r = 0; r < 3; ++r) {
       load_row(s.ahead[r], s, s.n0 + r);
@@ -568,18 +537,92 @@ struct diffusion_temporal_kernel {
     const int rows = (s.j1 - s.j0) + 3 * K;
     int it         = 0;
     for (; it + 3 <= rows; it += 3) {
-      row<0>(m, x, s, it);
-      row<1>(m, x, s, it + 1);
-      row<2>(m, x, s, it + 2);
+      row<0>(m, s, it);
+      row<1>(m, s, it + 1);
+      row<2>(m, s, it + 2);
     }
     if (it < rows) {
-      row<0>(m, x, s, it);
+      row<0>(m, s, it);
     }
     if (it + 1 < rows) {
-      row<1>(m, x, s, it + 1);
+      row<1>(m, s, it + 1);
     }
   }
 };
+
+// Calls f(std::integral_constant<int, steps>{}) for 1 <= steps <= sizeof...(Ks): K is a
+// template argument of the kernel so that every level's registers are named at compile time.
+template <class F, int... Ks>
+void with_diffusion_steps(int steps, std::integer_sequence<int, Ks...>, F&& f) {
+  (void)((steps == Ks + 1 ? (f(std::integral_constant<int, Ks + 1>{}), true) : false) || ...);
+}
+
+template <class T, class ExecutionSpace, class F>
+void with_diffusion_steps(int steps, F&& f) {
+  with_diffusion_steps(steps,
+                       std::make_integer_sequence<
+                           int, diffusion_temporal_traits<ExecutionSpace, T>::max_steps_per_pass>{},
+                       std::forward<F>(f));
+}
+
+// Threads of the K-step kernel one multiprocessor holds by its registers: Kokkos' largest team
+// of it (1 on host backends, whose traits do not ask).
+template <class T, class ExecutionSpace>
+int diffusion_temporal_resident_threads(const ExecutionSpace& exec, int steps) {
+  constexpr int columns = diffusion_temporal_traits<ExecutionSpace, T>::columns_per_thread;
+  int threads           = 0;
+  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
+    using kernel = diffusion_temporal_kernel<T, decltype(k)::value, columns, ExecutionSpace>;
+    threads      = Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
+                  .team_size_max(kernel{nullptr, nullptr, 0, 3, 3, T(0), 1, 1, 1},
+                                 Kokkos::ParallelForTag());
+  });
+  return threads;
+}
+
+// The plan of least modelled time for a pass of `steps` steps: every team size the traits allow
+// whose scratch fits, every segment count up to four waves of concurrent teams. Time is modelled
+// as waves * (teams per wave) * (rows a team streams) * (columns it computes), i.e. a machine of
+// fixed throughput that finishes a wave when its slowest team does, so that a grid of any width
+// is cut into a number of teams that fills whole waves. Returns team_size 0 when nothing fits.
+template <class T, class ExecutionSpace>
+diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
+                                                int steps) {
+  const int resident    = diffusion_temporal_resident_threads<T>(exec, steps);
+  using traits          = diffusion_temporal_traits<ExecutionSpace, T>;
+  constexpr int columns = traits::columns_per_thread;
+  const int interior_x = nx - 2, interior_y = ny - 2;
+  const auto scratch_max =
+      static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0));
+  diffusion_temporal_plan best{0, 0, 0, 0, 0};
+  double best_cost = 0.0;
+  for (int team_size = traits::team_size_step; team_size <= traits::max_team_size;
+       team_size += traits::team_size_step) {
+    const int width = team_size * columns - 2 * steps;
+    const std::size_t scratch =
+        diffusion_temporal_scratch_bytes<T, ExecutionSpace>(steps, team_size);
+    if (width < 1 || scratch > scratch_max) {
+      continue;
+    }
+    const int strips = (interior_x + width - 1) / width;
+    const int slots  = traits::concurrent_teams(exec, team_size, scratch, resident);
+    const int most   = std::min(interior_y, std::max(1, 4 * slots / strips));
+    for (int segments = 1; segments <= most; ++segments) {
+      const int length = (interior_y + segments - 1) / segments;
+      const int used   = (interior_y + length - 1) / length;
+      if (used != segments) {
+        continue;  // the same plan as a smaller segment count
+      }
+      const int waves   = (strips * segments + slots - 1) / slots;
+      const double cost = double(waves) * slots * (length + 3.0 * steps) * team_size * columns;
+      if (best.team_size == 0 || cost < best_cost) {
+        best      = {team_size, strips, segments, width, length};
+        best_cost = cost;
+      }
+    }
+  }
+  return best;
+}
 
 template <int K, class ExecutionSpace, class T>
 void diffusion_temporal_pass(const ExecutionSpace& exec, const diffusion_temporal_plan& p,
@@ -594,16 +637,14 @@ void diffusion_temporal_pass(const ExecutionSpace& exec, const diffusion_tempora
                        kernel{in, out, pitch, a.nx, a.ny, a.alpha, p.strips, p.width, p.length});
 }
 
-// The pass of `steps` steps, 1 <= steps <= sizeof...(Ks): K is a template argument so that every
-// level's registers are named at compile time.
-template <class ExecutionSpace, class T, int... Ks>
+// The pass of `steps` steps, 1 <= steps <= the traits' max_steps_per_pass.
+template <class ExecutionSpace, class T>
 void diffusion_temporal_pass(const ExecutionSpace& exec, int steps,
                              const diffusion_temporal_plan& p, const diffusion_step_args<T>& a,
-                             const T* in, T* out, std::size_t pitch,
-                             std::integer_sequence<int, Ks...>) {
-  (void)((steps == Ks + 1 ? (diffusion_temporal_pass<Ks + 1>(exec, p, a, in, out, pitch), true)
-                          : false) ||
-         ...);
+                             const T* in, T* out, std::size_t pitch) {
+  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
+    diffusion_temporal_pass<decltype(k)::value>(exec, p, a, in, out, pitch);
+  });
 }
 
 }  // namespace Impl
@@ -769,10 +810,9 @@ class diffusion_solver {
   }
 
   void pass(int steps, const Impl::diffusion_temporal_plan& p) const {
-    Impl::diffusion_temporal_pass(
-        m_exec, steps, p, Impl::diffusion_step_args<T>{m_alpha, m_nx, m_ny}, m_u.data(), m_v.data(),
-        static_cast<std::size_t>(m_u.extent(0)),
-        std::make_integer_sequence<int, temporal_traits::max_steps_per_pass>{});
+    Impl::diffusion_temporal_pass(m_exec, steps, p,
+                                  Impl::diffusion_step_args<T>{m_alpha, m_nx, m_ny}, m_u.data(),
+                                  m_v.data(), static_cast<std::size_t>(m_u.extent(0)));
   }
 
   void step(const view_type& u, const view_type& v) const {
