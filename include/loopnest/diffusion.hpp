@@ -348,9 +348,12 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
     // Kokkos keeps about (team_size + 2) doubles of each block's shared memory for itself, and
     // the SM 1 KB per block.
     const std::size_t per_team = scratch_bytes + (team_size + 2) * sizeof(double) + 1024;
-    const int by_threads       = resident_threads / team_size;
-    const int by_scratch       = static_cast<int>(p.sharedMemPerMultiprocessor / per_team);
-    const int per_sm           = std::min({by_threads, by_scratch, p.maxBlocksPerMultiProcessor});
+    // A kernel that fills a whole block by its registers may fill the SM's 2048 threads.
+    const int threads =
+        resident_threads >= p.maxThreadsPerBlock ? p.maxThreadsPerMultiProcessor : resident_threads;
+    const int by_threads = threads / team_size;
+    const int by_scratch = static_cast<int>(p.sharedMemPerMultiprocessor / per_team);
+    const int per_sm     = std::min({by_threads, by_scratch, p.maxBlocksPerMultiProcessor});
     return p.multiProcessorCount * std::max(1, per_sm);
   }
 };
