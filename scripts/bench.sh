@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
     --min-time) min_time=$2; shift 2 ;;
     --quick)
       # A few small sizes of every family.
-      filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/|$)|/rank3/strategy-[a-z_]+/layout-left/fp64/64x64x64/dim[02]/"
+      filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/manual_time|$)|/rank3/strategy-[a-z_]+/layout-left/fp64/64x64x64/dim[02]/"
       min_time="0.01"; copy_gib="0.125"; shift ;;
     --no-install) no_install=(--no-install); shift ;;
     --deps-only) deps_only=1; shift ;;
