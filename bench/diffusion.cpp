@@ -1,11 +1,15 @@
-// Family `diffusion`: one 5-point diffusion step per iteration under every loopnest variant, FP32
-// and FP64, and (when CUDA is on) the hand-written CUDA peer: 32x8 blocks, one cell per thread.
-// Every entry first runs one step from a fresh random field into a poisoned output and compares
-// it with the serial host reference.
+// Family `diffusion`: one 5-point diffusion step per iteration under every stepwise loopnest
+// variant, FP32 and FP64, and (when CUDA is on) the hand-written CUDA peer: 32x8 blocks, one cell
+// per thread. Every entry first runs one step from a fresh random field into a poisoned output
+// and compares it with the serial host reference. Then `diffusion/advance`: N steps per
+// iteration, the best stepwise variants beside the temporal one (several steps per pass), each
+// first compared bit for bit on the device with the flat variant's N steps.
 #include <loopnest/diffusion.hpp>
 #include <loopnest/tools/field_compare.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <random>
@@ -151,6 +155,132 @@ void bm_peer(benchmark::State& state, int n) {
 }
 #endif
 
+// ----------------------------------------------------------------------------------------
+// diffusion/advance: N steps per iteration.
+
+// The flat variant's field after `steps` steps from problem<T>'s random field, on the device:
+// what every advance entry of that size must reproduce bit for bit.
+template <class T>
+struct advanced_reference {
+  loopnest::diffusion_solver<T, diffusion_variant::flat, exec_space> solver;
+
+  advanced_reference(int n, int steps) : solver(exec_space(), n, n) {
+    solver.set_field(shared_workspace<problem<T>>(n, n).initial);
+    solver.advance(steps);
+    exec_space().fence();
+  }
+};
+
+// Cells (i < n, j < n) whose bits differ between two fields, counted on the device.
+template <class T>
+long long differing_cells(const field_view<T>& a, const field_view<T>& b, int n) {
+  using bits      = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  long long count = 0;
+  Kokkos::parallel_reduce(
+      "compare_bits",
+      Kokkos::MDRangePolicy<exec_space, Kokkos::Rank<2>>(exec_space(), {0, 0}, {n, n}),
+      KOKKOS_LAMBDA(int i, int j, long long& c) {
+        bits x = 0, y = 0;
+        const T u = a(i, j), v = b(i, j);
+        std::memcpy(&x, &u, sizeof(T));
+        std::memcpy(&y, &v, sizeof(T));
+        c += x != y ? 1 : 0;
+      },
+      count);
+  return count;
+}
+
+// Seconds per iteration of the fastest stepwise entry so far, per precision, size and steps:
+// the stepwise entries of a size run before its temporal ones, whose x_single divides by it.
+inline std::map<std::string, double>& best_stepwise() {
+  static std::map<std::string, double> best;
+  return best;
+}
+
+template <class T>
+std::string advance_shape(int n, int steps) {
+  return std::string(precision_name<T>()) + "/" + std::to_string(n) + "x" + std::to_string(n) +
+         "/steps" + std::to_string(steps);
+}
+
+template <class T, diffusion_variant V>
+void bm_advance(benchmark::State& state, int n, int steps, int steps_per_pass) {
+  const auto& reference =
+      shared_workspace<advanced_reference<T>>(std::make_pair(n, steps), n, steps);
+  loopnest::diffusion_solver<T, V, exec_space> solver(exec_space(), n, n, T(0.1), {},
+                                                      steps_per_pass);
+  solver.set_field(shared_workspace<problem<T>>(n, n).initial);
+  poison_interior<T>(solver.next(), n);
+  solver.advance(steps);
+  if (const long long wrong = differing_cells<T>(solver.current(), reference.solver.current(), n);
+      wrong != 0) {
+    const std::string what = std::to_string(wrong) +
+                             " cells differ in their bits from the flat "
+                             "variant's after " +
+                             std::to_string(steps) + " steps";
+    state.SkipWithError(what.c_str());
+    return;
+  }
+  const exec_space exec;
+  exec.fence();
+  batch_timer timer(exec);
+  double seconds = 0.0;
+  for (auto _ : state) {
+    timer.start();
+    solver.advance(steps);
+    const double dt = timer.stop();
+    state.SetIterationTime(dt);
+    seconds += dt;
+  }
+  using benchmark::Counter;
+  const double interior = (n - 2.0) * (n - 2.0);
+  state.counters["gcell_steps_per_second"] =
+      Counter(1e-9 * interior * steps, Counter::kIsIterationInvariantRate);
+  state.counters["pct_copy"] = Counter(100.0 * step_bytes<T>(n) * steps / copy_bandwidth(),
+                                       Counter::kIsIterationInvariantRate);
+  state.counters["us_per_step"] =
+      Counter(1e-6 * steps, Counter::kIsIterationInvariantRate | Counter::kInvert);
+  state.counters["steps_per_pass"] = solver.steps_per_pass();
+  const double per_iteration       = seconds / static_cast<double>(state.iterations());
+  auto& best                       = best_stepwise()[advance_shape<T>(n, steps)];
+  if (V != diffusion_variant::temporal) {
+    best = best == 0.0 ? per_iteration : std::min(best, per_iteration);
+  } else if (best > 0.0) {
+    state.counters["x_single"] = best / per_iteration;
+  }
+}
+
+template <class T, diffusion_variant V>
+void register_advance(int n, int steps, int steps_per_pass = 0) {
+  const std::string name = std::string("diffusion/advance/") + loopnest::name(V) +
+                           (steps_per_pass == 0 ? "" : "-k" + std::to_string(steps_per_pass)) +
+                           "/contiguous/" + advance_shape<T>(n, steps);
+  benchmark::RegisterBenchmark(name.c_str(), [n, steps, steps_per_pass](benchmark::State& s) {
+    bm_advance<T, V>(s, n, steps, steps_per_pass);
+  })->UseManualTime();
+}
+
+// The sizes of the targets (1000 steps; 10 000 too where a step is launch-bound), the three
+// fastest stepwise variants first, then temporal at its backend's default depth, and at 8192^2
+// (1000 steps) and 256^2 (10 000) every depth from 1 to the most the backend instantiates.
+template <class T>
+void register_advance_precision() {
+  using traits                     = loopnest::diffusion_temporal_traits<exec_space, T>;
+  const std::pair<int, int> runs[] = {{256, 1000},   {256, 10000}, {512, 1000},  {1024, 1000},
+                                      {1024, 10000}, {8192, 1000}, {16384, 1000}};
+  for (const auto& [n, steps] : runs) {
+    register_advance<T, diffusion_variant::vectorized>(n, steps);
+    register_advance<T, diffusion_variant::flat>(n, steps);
+    register_advance<T, diffusion_variant::collapse>(n, steps);
+    register_advance<T, diffusion_variant::temporal>(n, steps);
+    if ((n == 8192 && steps == 1000) || (n == 256 && steps == 10000)) {
+      for (int k = 1; k <= traits::max_steps_per_pass; ++k) {
+        register_advance<T, diffusion_variant::temporal>(n, steps, k);
+      }
+    }
+  }
+}
+
 template <class T, diffusion_variant V>
 void register_variant(int n, const loopnest::tile& t = loopnest::tile{}) {
   const std::string name = std::string("diffusion/step/") + loopnest::name(V) +
@@ -195,5 +325,7 @@ int main(int argc, char** argv) {
   return loopnest_bench::run(argc, argv, [] {
     register_precision<double>();
     register_precision<float>();
+    register_advance_precision<double>();
+    register_advance_precision<float>();
   });
 }

@@ -3,11 +3,13 @@
 //   loopnest-diffusion NX NY STEPS [VARIANT [FIELD_FILE]] [--precision fp32|fp64]
 // Built with MPI (LOOPNEST_DIFFUSION_MPI), it also runs under mpirun on a grid split over the
 // ranks, gathered on rank 0, which checks, prints and writes as one rank does.
+//                      [--steps-per-pass K]
 #include <loopnest/diffusion.hpp>
 #include <loopnest/tools/diffusion_tool.hpp>
 #include <loopnest/tools/field_file.hpp>
 #include <loopnest/tools/precision.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -57,12 +59,18 @@ struct options {
   loopnest::precision precision = loopnest::precision::fp64;
 #if defined(LOOPNEST_DIFFUSION_MPI)
   // Ranks along x and y (0: MPI_Dims_create chooses), whether --ranks was given.
-  int ranks[2]          = {0, 0};
-  bool ranks_given      = false;
-  bool overlap          = true;
-  std::string transport = "mpi_host";
-#endif
+  int ranks[2] = {0, 0 int steps_per_pass = 0;  // 0: the temporal variant's default on this backend
 };
+
+// The temporal variant's default and largest steps per pass on the default device, in T.
+template <class T>
+using temporal_traits = loopnest::diffusion_temporal_traits<Kokkos::DefaultExecutionSpace, T>;
+
+bool ranks_given      = false;
+bool overlap          = true;
+std::string transport = "mpi_host";
+#endif
+};  // namespace
 
 // The method of a run over several ranks: the distributed solver (collapse3 loops, a halo
 // exchange every step).
@@ -86,7 +94,7 @@ void print_usage(std::FILE* to) {
   std::fprintf(
       to,
       "usage: loopnest-diffusion NX NY STEPS [VARIANT [FIELD_FILE]] "
-      "[--precision fp32|fp64]\n"
+      "[--precision fp32|fp64] [--steps-per-pass K]\n"
       "  NX, NY     grid cells per direction, edges included (at least 5; at most 2^31 - 1\n"
       "             cells in all, rows padded to 128 bytes)\n"
       "  STEPS      time steps (at least 1)\n"
@@ -94,12 +102,22 @@ void print_usage(std::FILE* to) {
       "  FIELD_FILE where to write the final field (\"nx ny\", then one value per line,"
       " i fastest)\n"
       "  --precision fp64 (default) or fp32\n"
+      "  --steps-per-pass K  steps the temporal variant advances per pass over memory, 1 to\n"
+      "             %d (default %d in FP64, %d in FP32 on this device); temporal only\n"
+      "temporal gives the same bits as every other variant. Use it for runs of many steps:\n"
+      "it reads and writes the grid once per K steps instead of once per step, so it goes\n"
+      "past the copy bandwidth that bounds one step on large grids, and launches once per K\n"
+      "steps on small ones, where a step is all launch latency.\n"
       "The solution must be finite, in [0, 1] and of mass in [0, 1], each within the\n"
       "boundary tolerance (1e-4 in FP32, 1e-10 in FP64).\n"
       "Exit status: 0 CHECK=PASS; 1 CHECK=FAIL (nothing written); 2 bad arguments\n"
       "(nothing run); 3 FIELD_FILE or standard output could not be written (an existing\n"
       "FIELD_FILE is left as it was).\n",
-      variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant));
+      variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant),
+      std::min(temporal_traits<double>::max_steps_per_pass,
+               temporal_traits<float>::max_steps_per_pass),
+      temporal_traits<double>::default_steps_per_pass,
+      temporal_traits<float>::default_steps_per_pass);
 #if defined(LOOPNEST_DIFFUSION_MPI)
   std::fprintf(
       to,
@@ -177,6 +195,11 @@ options parse(int argc, char** argv, bool writer = true) {
     } else if (arg == "--no-overlap") {
       o.overlap = false;
 #endif
+    } else if (arg == "--steps-per-pass") {
+      if (a + 1 == argc) {
+        throw usage_error("--steps-per-pass needs a value: a number of steps");
+      }
+      o.steps_per_pass = parse_int("--steps-per-pass", argv[++a], 1);
     } else if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
       throw usage_error("unknown option '" + arg + "'");
     } else {
@@ -211,6 +234,20 @@ options parse(int argc, char** argv, bool writer = true) {
       }
     }
   }
+  if (o.steps_per_pass != 0) {
+    const int most = o.precision == loopnest::precision::fp32
+                         ? temporal_traits<float>::max_steps_per_pass
+                         : temporal_traits<double>::max_steps_per_pass;
+    if (o.variant != loopnest::name(loopnest::diffusion_variant::temporal)) {
+      throw usage_error("--steps-per-pass = " + std::to_string(o.steps_per_pass) +
+                        " was given to variant " + o.variant + "; only temporal takes it");
+    }
+    if (o.steps_per_pass > most) {
+      throw usage_error("--steps-per-pass = " + std::to_string(o.steps_per_pass) +
+                        " is outside [1, " + std::to_string(most) + "] in " +
+                        loopnest::name(o.precision) + " on this device");
+    }
+  }
   // Before anything runs, so that a long run does not end in a refused write.
   if (positional.size() > 4) {
     o.field_file             = positional[4];
@@ -227,11 +264,13 @@ struct timings {
 };
 
 template <class T, loopnest::diffusion_variant V>
-std::vector<T> run_device(const options& o, timings& t) {
+std::vector<T> run_device(const options& o, timings& t, int& steps_per_pass) {
   using exec = Kokkos::DefaultExecutionSpace;
   // Held in an optional so that releasing its two arrays (EXIT_S) can be timed on its own.
-  std::optional<loopnest::diffusion_solver<T, V, exec>> solver(std::in_place, exec(), o.nx, o.ny);
-  auto t0 = clock_type::now();
+  std::optional<loopnest::diffusion_solver<T, V, exec>> solver(
+      std::in_place, exec(), o.nx, o.ny, T(0.1), loopnest::tile{}, o.steps_per_pass);
+  steps_per_pass = solver->steps_per_pass();
+  auto t0        = clock_type::now();
   solver->set_initial_condition();
   t.h2d = seconds_since(t0);
   t0    = clock_type::now();
@@ -248,8 +287,9 @@ std::vector<T> run_device(const options& o, timings& t) {
   return u;
 }
 
+// steps_per_pass: set to the steps the variant advanced per pass over memory.
 template <class T>
-std::vector<T> run(const options& o, timings& t) {
+std::vector<T> run(const options& o, timings& t, int& steps_per_pass) {
   using loopnest::diffusion_variant;
   if (o.variant == "cpu") {
     // EXIT_S stays 0: there is no device data region to leave; the reference frees its work
@@ -262,19 +302,21 @@ std::vector<T> run(const options& o, timings& t) {
   }
   switch (loopnest::parse_diffusion_variant(o.variant)) {
     case diffusion_variant::baseline:
-      return run_device<T, diffusion_variant::baseline>(o, t);
+      return run_device<T, diffusion_variant::baseline>(o, t, steps_per_pass);
     case diffusion_variant::contiguous:
-      return run_device<T, diffusion_variant::contiguous>(o, t);
+      return run_device<T, diffusion_variant::contiguous>(o, t, steps_per_pass);
     case diffusion_variant::strided:
-      return run_device<T, diffusion_variant::strided>(o, t);
+      return run_device<T, diffusion_variant::strided>(o, t, steps_per_pass);
     case diffusion_variant::collapse:
-      return run_device<T, diffusion_variant::collapse>(o, t);
+      return run_device<T, diffusion_variant::collapse>(o, t, steps_per_pass);
     case diffusion_variant::flat:
-      return run_device<T, diffusion_variant::flat>(o, t);
+      return run_device<T, diffusion_variant::flat>(o, t, steps_per_pass);
     case diffusion_variant::kokkos_default:
-      return run_device<T, diffusion_variant::kokkos_default>(o, t);
+      return run_device<T, diffusion_variant::kokkos_default>(o, t, steps_per_pass);
     case diffusion_variant::vectorized:
-      return run_device<T, diffusion_variant::vectorized>(o, t);
+      return run_device<T, diffusion_variant::vectorized>(o, t, steps_per_pass);
+    case diffusion_variant::temporal:
+      return run_device<T, diffusion_variant::temporal>(o, t, steps_per_pass);
   }
   throw std::logic_error("unhandled variant " + o.variant);
 }
@@ -305,8 +347,13 @@ void check_write_and_print(const options& o, const std::vector<T>& u, const timi
 template <class T>
 void run_and_report(const options& o, clock_type::time_point start) {
   timings t;
-  const auto u = run<T>(o, t);
-  check_write_and_print(o, u, t, seconds_since(start), "");
+  int steps_per_pass = 1;
+  const auto u       = run<T>(o, t, steps_per_pass);
+  std::string layout;
+  if (o.variant == loopnest::name(loopnest::diffusion_variant::temporal)) {
+    layout = "STEPS_PER_PASS=" + std::to_string(steps_per_pass) + "\n";
+  }
+  check_write_and_print(o, u, t, seconds_since(start), layout);
 }
 
 // A run on one process, after its arguments were parsed: exactly the tool without MPI.

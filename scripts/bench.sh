@@ -5,10 +5,11 @@
 # present, the comparison tables) and PNG plots under plots/ (scripts/report.py --write, which
 # draws with scripts/plot.py when matplotlib imports; without it the report has no plots).
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
-#                    [--min-time SECONDS] [--quick] [--no-install] [--deps-only]
-#                    [-- extra Google Benchmark flags]
+#                    [--family NAME]... [--min-time SECONDS] [--quick] [--no-install]
+#                    [--deps-only] [-- extra Google Benchmark flags]
 #   scripts/bench.sh [--no-install] --report-only DIR
-# Only the loopnest-bench-* binaries are built, not the tests. --quick runs few sizes with short
+# Only the loopnest-bench-* binaries are built, not the tests; --family NAME (repeatable, e.g.
+# --family diffusion) builds and runs only loopnest-bench-NAME. --quick runs few sizes with short
 # timings (a smoke run, not numbers to quote): from a fresh build directory on a two-core CPU
 # machine it took about a minute (41 s building, 12 s running). Flags after -- go to every
 # benchmark binary, e.g. -- --benchmark_repetitions=5. --report-only runs and builds nothing:
@@ -27,6 +28,7 @@ filter=""
 min_time="0.1"
 copy_gib="1"
 extra=()
+families=()
 no_install=()
 deps_only=0
 while [ $# -gt 0 ]; do
@@ -39,15 +41,33 @@ while [ $# -gt 0 ]; do
     --min-time) min_time=$2; shift 2 ;;
     --quick)
       # A few small sizes of every family.
-      filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/|$)|/rank3/strategy-[a-z_]+/layout-left/fp64/64x64x64/dim[02]/"
+      filter="/(16x16x16|32x32x32)x[78](/|$)|/(256x256|1024x1024)(/manual_time|$)|/rank3/strategy-[a-z_]+/layout-left/fp64/64x64x64/dim[02]/"
       min_time="0.01"; copy_gib="0.125"; shift ;;
     --no-install) no_install=(--no-install); shift ;;
     --deps-only) deps_only=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --family) families+=("$2"); shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "scripts/bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+
+# The benchmark binaries: the targets bench/CMakeLists.txt adds (those of --family only), built
+# alone, without the tests.
+targets=$(sed -n 's/^loopnest_add_benchmark(\(loopnest-bench-[A-Za-z0-9_-]*\) .*/\1/p' \
+          "$loopnest_root/bench/CMakeLists.txt")
+if [ ${#families[@]} -gt 0 ]; then
+  chosen=""
+  for family in "${families[@]}"; do
+    if ! echo "$targets" | grep -qx "loopnest-bench-$family"; then
+      known=$(echo "$targets" | sed 's/^loopnest-bench-//' | paste -sd ' ')
+      echo "scripts/bench.sh: --family: no benchmark family '$family' (the families: $known)" >&2
+      exit 2
+    fi
+    chosen="$chosen loopnest-bench-$family"
+  done
+  targets=$chosen
+fi
 
 # report.py --write DIR: report.md and plots/ from DIR/*.json; a report without plots when
 # matplotlib is missing.
@@ -79,9 +99,6 @@ if [ -n "$report_only" ]; then
   exit 0
 fi
 
-# The benchmark binaries: the targets bench/CMakeLists.txt adds, built alone, without the tests.
-targets=$(sed -n 's/^loopnest_add_benchmark(\(loopnest-bench-[A-Za-z0-9_-]*\) .*/\1/p' \
-          "$loopnest_root/bench/CMakeLists.txt")
 needs=(python3 plots)
 if [ "$build" = 1 ]; then
   needs+=(build benchmark)

@@ -30,8 +30,9 @@ std::vector<T> random_field(int nx, int ny, unsigned seed) {
 
 template <class T, loopnest::diffusion_variant V, class ExecutionSpace>
 std::vector<T> run(int nx, int ny, int steps, const std::vector<T>& initial, T alpha = T(0.1),
-                   const loopnest::tile& t = {}) {
-  loopnest::diffusion_solver<T, V, ExecutionSpace> s(ExecutionSpace(), nx, ny, alpha, t);
+                   const loopnest::tile& t = {}, int steps_per_pass = 0) {
+  loopnest::diffusion_solver<T, V, ExecutionSpace> s(ExecutionSpace(), nx, ny, alpha, t,
+                                                     steps_per_pass);
   s.set_field(initial);
   s.advance(steps);
   EXPECT_EQ(s.steps_taken(), steps);
@@ -52,7 +53,8 @@ std::vector<std::vector<T>> run_all(int nx, int ny, int steps, const std::vector
       run<T, loopnest::diffusion_variant::kokkos_default, ExecutionSpace>(nx, ny, steps, initial,
                                                                           alpha),
       run<T, loopnest::diffusion_variant::vectorized, ExecutionSpace>(nx, ny, steps, initial,
-                                                                      alpha)};
+                                                                      alpha),
+      run<T, loopnest::diffusion_variant::temporal, ExecutionSpace>(nx, ny, steps, initial, alpha)};
 }
 
 // Every variant matches the serial reference within the study's tolerance and every variant

@@ -5,9 +5,13 @@
 
 #include <climits>
 #include <cmath>
+#include <condition_variable>
+#include <cstddef>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,6 +35,19 @@ TYPED_TEST_SUITE(diffusion, loopnest_test::execution_spaces);
 const std::pair<int, int> grids[] = {{5, 5}, {8, 8}, {13, 6}, {6, 13}, {33, 17}, {64, 40}};
 const int step_counts[]           = {7, 8, 31, 32, 300};
 
+// NaN in every interior cell of a solver's array: a cell a kernel leaves unwritten stays NaN.
+template <class View>
+void poison_interior(const View& v, int nx, int ny) {
+  using value = typename View::value_type;
+  const value nan =
+      std::numeric_limits<value>::quiet_NaN();  // a host function: not callable in kernels
+  Kokkos::parallel_for(
+      "poison",
+      Kokkos::MDRangePolicy<typename View::execution_space, Kokkos::Rank<2>>({1, 1},
+                                                                             {nx - 1, ny - 1}),
+      KOKKOS_LAMBDA(int i, int j) { v(i, j) = nan; });
+}
+
 // One step from a random field into an output whose interior is NaN: a cell the step leaves
 // unwritten fails the comparison.
 template <class T, diffusion_variant V, class ExecutionSpace>
@@ -38,11 +55,7 @@ void check_one_poisoned_step(int nx, int ny, unsigned seed) {
   const auto initial = random_field<T>(nx, ny, seed);
   loopnest::diffusion_solver<T, V, ExecutionSpace> s(ExecutionSpace(), nx, ny);
   s.set_field(initial);
-  const auto next = s.next();
-  const T nan = std::numeric_limits<T>::quiet_NaN();  // a host function: not callable in kernels
-  Kokkos::parallel_for(
-      "poison", Kokkos::MDRangePolicy<ExecutionSpace, Kokkos::Rank<2>>({1, 1}, {nx - 1, ny - 1}),
-      KOKKOS_LAMBDA(int i, int j) { next(i, j) = nan; });
+  poison_interior(s.next(), nx, ny);
   s.advance(1);
   const auto got       = s.field();
   const auto reference = loopnest::diffusion_reference<T>(nx, ny, 1, initial);
@@ -63,6 +76,7 @@ void check_poisoned_steps() {
     check_one_poisoned_step<T, diffusion_variant::flat, ExecutionSpace>(nx, ny, ++seed);
     check_one_poisoned_step<T, diffusion_variant::kokkos_default, ExecutionSpace>(nx, ny, ++seed);
     check_one_poisoned_step<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, ++seed);
+    check_one_poisoned_step<T, diffusion_variant::temporal, ExecutionSpace>(nx, ny, ++seed);
   }
 }
 
@@ -131,6 +145,243 @@ TYPED_TEST(diffusion, fp32_matches_fp64_within_the_mixed_tolerance) {
   }
 }
 
+// The temporal variant against the vectorized one, bit for bit, for every depth K the tests
+// name and step counts around it (none, fewer than K, K, a multiple of K, a remainder, odd and
+// even), on grids down to a single interior cell and strips narrower than a team's.
+template <class T, class ExecutionSpace>
+void check_temporal_depths() {
+  constexpr int most = loopnest::diffusion_temporal_traits<ExecutionSpace, T>::max_steps_per_pass;
+  const std::pair<int, int> shapes[] = {{3, 3}, {3, 17}, {17, 3},  {4, 4},
+                                        {5, 9}, {13, 6}, {70, 37}, {131, 5}};
+  unsigned seed                      = 500;
+  for (const auto& [nx, ny] : shapes) {
+    const auto initial = random_field<T>(nx, ny, ++seed);
+    for (const int k : {1, 2, 3, 5, 8, most}) {
+      for (const int steps : {0, 1, k - 1, k, k + 1, 2 * k, 2 * k + 3}) {
+        const auto expected =
+            run<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, steps, initial);
+        const auto got = run<T, diffusion_variant::temporal, ExecutionSpace>(nx, ny, steps, initial,
+                                                                             T(0.1), {}, k);
+        EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
+            << nx << "x" << ny << ", " << steps << " steps, " << k << " per pass";
+      }
+    }
+  }
+}
+
+TYPED_TEST(diffusion, temporal_gives_the_stepwise_bits_at_every_depth) {
+  check_temporal_depths<double, TypeParam>();
+  check_temporal_depths<float, TypeParam>();
+}
+
+// One pass of K steps under an explicit plan into an output whose interior is NaN, nx * ny host
+// values of that output.
+template <class T, int K, class ExecutionSpace>
+std::vector<T> planned_pass(int nx, int ny, const std::vector<T>& initial,
+                            const loopnest::Impl::diffusion_temporal_plan& p) {
+  loopnest::diffusion_solver<T, diffusion_variant::temporal, ExecutionSpace> s(ExecutionSpace(), nx,
+                                                                               ny, T(0.1), {}, K);
+  s.set_field(initial);
+  poison_interior(s.next(), nx, ny);
+  loopnest::Impl::diffusion_temporal_pass<K>(
+      ExecutionSpace(), p, loopnest::Impl::diffusion_step_args<T>{T(0.1), nx, ny},
+      s.current().data(), s.next().data(), static_cast<std::size_t>(s.current().extent(0)));
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.next());
+  std::vector<T> out(initial.size());
+  for (int j = 0; j < ny; ++j) {
+    for (int i = 0; i < nx; ++i) {
+      out[static_cast<std::size_t>(i) + std::size_t(nx) * j] = host(i, j);
+    }
+  }
+  return out;
+}
+
+// Strips from one column wide to a full team's, segments from one row long to the whole
+// interior, at the smallest team size and the planner's: every interior cell written, with the
+// bits of K single steps (a halo shrunk one column or row too far reads a cell no level kept).
+template <class T, int K, class ExecutionSpace>
+void check_planned_passes(int nx, int ny, unsigned seed) {
+  using traits        = loopnest::diffusion_temporal_traits<ExecutionSpace, T>;
+  const auto initial  = random_field<T>(nx, ny, seed);
+  const auto expected = run<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, K, initial);
+  const int planned =
+      loopnest::Impl::plan_diffusion_temporal<T>(ExecutionSpace(), nx, ny, K).team_size;
+  for (const int team_size : {traits::team_size_step, planned}) {
+    const int full = team_size * traits::columns_per_thread - 2 * K;
+    for (const int width : {1, 2, 5, full}) {
+      for (const int length : {1, 2, 7, ny - 2}) {
+        if (width < 1 || width > full) {
+          continue;
+        }
+        const int strips = (nx - 2 + width - 1) / width, segments = (ny - 2 + length - 1) / length;
+        const auto got = planned_pass<T, K, ExecutionSpace>(
+            nx, ny, initial, {team_size, strips, segments, width, length});
+        EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
+            << nx << "x" << ny << ", K " << K << ", team size " << team_size << ", strips of "
+            << width << ", segments of " << length;
+      }
+    }
+  }
+}
+
+TYPED_TEST(diffusion, temporal_plans_of_any_shape_give_the_stepwise_bits) {
+  check_planned_passes<double, 1, TypeParam>(19, 23, 11);
+  check_planned_passes<double, 3, TypeParam>(41, 9, 12);
+  check_planned_passes<float, 8, TypeParam>(37, 44, 13);
+  check_planned_passes<float, 5, TypeParam>(3, 20, 14);
+}
+
+// The planner's cut covers the interior with no empty team, fits the team scratch, and on large
+// grids fills whole waves of concurrent teams to 90% (on a GPU: every SM busy, at any grid
+// width; on smaller grids the plan may trade a partly filled wave for shorter teams).
+template <class T, class ExecutionSpace>
+void check_plans(int k) {
+  using traits = loopnest::diffusion_temporal_traits<ExecutionSpace, T>;
+  for (const int nx : {3, 100, 1000, 7700, 8192}) {
+    for (const int ny : {3, 1000, 8192}) {
+      const auto p = loopnest::Impl::plan_diffusion_temporal<T>(ExecutionSpace(), nx, ny, k);
+      const std::string where =
+          std::to_string(nx) + "x" + std::to_string(ny) + ", K " + std::to_string(k);
+      ASSERT_GT(p.team_size, 0) << where;
+      EXPECT_EQ(p.width, p.team_size * traits::columns_per_thread - 2 * k) << where;
+      EXPECT_GE(p.strips * p.width, nx - 2) << where;
+      EXPECT_LT((p.strips - 1) * p.width, nx - 2) << where;
+      EXPECT_GE(p.segments * p.length, ny - 2) << where;
+      EXPECT_LT((p.segments - 1) * p.length, ny - 2) << where;
+      const auto scratch =
+          loopnest::Impl::diffusion_temporal_scratch_bytes<T, ExecutionSpace>(k, p.team_size);
+      EXPECT_LE(scratch, std::size_t(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0)));
+      if (nx >= 4096 && ny >= 4096) {
+        const int slots = traits::concurrent_teams(
+            ExecutionSpace(), p.team_size, scratch,
+            loopnest::Impl::diffusion_temporal_resident_threads<T>(ExecutionSpace(), k));
+        const int waves = (p.teams() + slots - 1) / slots;
+        EXPECT_GE(p.teams(), 0.9 * waves * slots)
+            << where << ": " << p.teams() << " teams in " << waves << " waves of " << slots;
+      }
+    }
+  }
+}
+
+TYPED_TEST(diffusion, temporal_plans_cover_the_grid_and_fill_the_machine) {
+  check_plans<double, TypeParam>(8);
+  check_plans<double, TypeParam>(1);
+  check_plans<float, TypeParam>(12);
+}
+
+// A barrier for threads of the host.
+struct thread_barrier {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int size, waiting = 0, generation = 0;
+
+  // Host and device, as the kernel's team handle: the device pass sees an empty body.
+  KOKKOS_FUNCTION void wait() {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+    std::unique_lock<std::mutex> lock(mutex);
+    const int g = generation;
+    if (++waiting == size) {
+      waiting = 0;
+      ++generation;
+      cv.notify_all();
+    } else {
+      cv.wait(lock, [&] { return generation != g; });
+    }
+#endif
+  }
+};
+
+// A team of host threads with a real barrier, for the temporal kernel: a host backend runs one
+// thread per team, so only this team of several threads exercises the exchange of each
+// thread's outer columns through team scratch, as a GPU team does.
+class host_thread_team {
+ public:
+  using scratch_space = Kokkos::DefaultHostExecutionSpace::scratch_memory_space;
+
+  host_thread_team(int league_rank, int team_rank, int team_size, void* scratch, std::size_t bytes,
+                   thread_barrier& barrier)
+      : m_league_rank(league_rank),
+        m_team_rank(team_rank),
+        m_team_size(team_size),
+        m_scratch(scratch, bytes),
+        m_barrier(barrier) {}
+  // Callable where the kernel is (host and device); run on the host only.
+  KOKKOS_FUNCTION int league_rank() const { return m_league_rank; }
+  KOKKOS_FUNCTION int team_rank() const { return m_team_rank; }
+  KOKKOS_FUNCTION int team_size() const { return m_team_size; }
+  KOKKOS_FUNCTION const scratch_space& team_scratch(int) const { return m_scratch; }
+  KOKKOS_FUNCTION void team_barrier() const;
+
+ private:
+  int m_league_rank, m_team_rank, m_team_size;
+  scratch_space m_scratch;
+  thread_barrier& m_barrier;
+};
+
+KOKKOS_FUNCTION void host_thread_team::team_barrier() const {
+  m_barrier.wait();
+}
+
+// One pass of K steps by teams of team_size host threads, C columns each, every team on its own
+// threads in turn, against K stepwise steps, for strips and segments of several sizes.
+template <class T, int K, int C>
+void check_thread_teams(int nx, int ny, int team_size, unsigned seed) {
+  using space         = Kokkos::DefaultHostExecutionSpace;
+  using kernel        = loopnest::Impl::diffusion_temporal_kernel<T, K, C, space>;
+  const auto initial  = random_field<T>(nx, ny, seed);
+  const auto expected = run<T, diffusion_variant::vectorized, space>(nx, ny, K, initial);
+  const std::size_t bytes =
+      loopnest::Impl::diffusion_temporal_scratch_bytes<T, space>(K, team_size);
+  const int full = team_size * C - 2 * K;
+  for (const int width : {1, 3, full}) {
+    for (const int length : {1, 4, ny - 2}) {
+      loopnest::diffusion_solver<T, diffusion_variant::temporal, space> s(space(), nx, ny, T(0.1),
+                                                                          {}, K);
+      s.set_field(initial);
+      poison_interior(s.next(), nx, ny);
+      const int strips = (nx - 2 + width - 1) / width, segments = (ny - 2 + length - 1) / length;
+      const kernel k{s.current().data(),
+                     s.next().data(),
+                     s.current().extent(0),
+                     nx,
+                     ny,
+                     T(0.1),
+                     strips,
+                     width,
+                     length};
+      std::vector<char> scratch(bytes);
+      for (int league_rank = 0; league_rank < strips * segments; ++league_rank) {
+        thread_barrier barrier{{}, {}, team_size};
+        std::vector<std::thread> threads;
+        threads.reserve(team_size);
+        for (int q = 0; q < team_size; ++q) {
+          threads.emplace_back([&, q] {
+            k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
+          });
+        }
+        for (auto& t : threads) {
+          t.join();
+        }
+      }
+      std::vector<T> got(initial.size());
+      for (int j = 0; j < ny; ++j) {
+        for (int i = 0; i < nx; ++i) {
+          got[static_cast<std::size_t>(i) + std::size_t(nx) * j] = s.next()(i, j);
+        }
+      }
+      EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
+          << nx << "x" << ny << ", K " << K << ", " << team_size << " threads of " << C
+          << " columns, strips of " << width << ", segments of " << length;
+    }
+  }
+}
+
+TEST(diffusion_temporal, teams_of_several_threads_exchange_their_outer_columns) {
+  check_thread_teams<double, 3, 2>(29, 13, 5, 21);
+  check_thread_teams<float, 4, 4>(40, 9, 3, 22);
+  check_thread_teams<double, 1, 2>(7, 6, 4, 23);
+}
+
 TYPED_TEST(diffusion, bad_input_names_the_parameter) {
   using solver = loopnest::diffusion_solver<float, diffusion_variant::flat, TypeParam>;
   expect_mentions(error_of([] { solver(TypeParam(), 2, 10); }), "nx = 2");
@@ -158,6 +409,19 @@ TYPED_TEST(diffusion, bad_input_names_the_parameter) {
                     collapse(TypeParam(), 10, 10, 0.1f, loopnest::tile{8, 4, 2});
                   }),
                   "tile 8x4x2 has 3 sizes");
+  using temporal = loopnest::diffusion_solver<float, diffusion_variant::temporal, TypeParam>;
+  const int most = temporal::temporal_traits::max_steps_per_pass;
+  expect_mentions(error_of([] { temporal(TypeParam(), 10, 10, 0.1f, {}, -1); }),
+                  "steps_per_pass = -1 is outside [1, " + std::to_string(most) + "]");
+  expect_mentions(error_of([&] { temporal(TypeParam(), 10, 10, 0.1f, {}, most + 1); }),
+                  "steps_per_pass = " + std::to_string(most + 1) + " is outside");
+  expect_mentions(
+      error_of([] { solver(TypeParam(), 10, 10, 0.1f, {}, 4); }),
+      "steps_per_pass = 4 was given to variant flat; only temporal takes steps_per_pass");
+  expect_mentions(error_of([] {
+                    temporal(TypeParam(), 10, 10, 0.1f, loopnest::tile{4, 4});
+                  }),
+                  "tile 4x4 was given to variant temporal");
   solver s(TypeParam(), 6, 5);
   expect_mentions(error_of([&] { s.advance(-2); }), "steps = -2");
   expect_mentions(error_of([&] { s.set_field(std::vector<float>(29)); }), "values has 29");

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <random>
 #include <sstream>
@@ -27,25 +28,28 @@ constexpr unsigned diffusion_cases = 24;
 // Diffusion: a random grid (3 to 40 cells a side), step count (0 to 40), alpha in [0, 0.25] and
 // field; every variant within tolerance of diffusion_reference and bit for bit equal to each
 // other and to a host loop over diffusion_update, the one update every variant uses; the
-// collapse variant once more with a random tile.
+// collapse variant once more with a random tile, the temporal one with a random depth.
 
 struct diffusion_case {
   unsigned seed;
   int nx, ny, steps;
   double alpha;
   loopnest::tile t;
+  int steps_per_pass;
   std::string text;
 };
 
-diffusion_case draw_diffusion_case(unsigned seed, int max_points) {
+diffusion_case draw_diffusion_case(unsigned seed, int max_points, int max_steps_per_pass) {
   std::mt19937 gen(seed);
-  diffusion_case c{seed, draw(gen, 3, 40), draw(gen, 3, 40), draw(gen, 0, 40), 0.0, {}, ""};
-  c.alpha = std::uniform_real_distribution<double>(0.0, 0.25)(gen);
-  c.t     = draw_tile(gen, {c.nx - 2, c.ny - 2}, max_points);
+  diffusion_case c{seed, draw(gen, 3, 40), draw(gen, 3, 40), draw(gen, 0, 40), 0.0, {}, 0, ""};
+  c.alpha          = std::uniform_real_distribution<double>(0.0, 0.25)(gen);
+  c.t              = draw_tile(gen, {c.nx - 2, c.ny - 2}, max_points);
+  c.steps_per_pass = draw(gen, 1, max_steps_per_pass);
   std::ostringstream os;
   os.precision(17);
   os << "seed " << seed << ": " << c.nx << "x" << c.ny << ", " << c.steps << " steps, alpha "
-     << c.alpha << ", collapse tile " << c.t.to_string();
+     << c.alpha << ", collapse tile " << c.t.to_string() << ", temporal with " << c.steps_per_pass
+     << " steps per pass";
   c.text = os.str();
   return c;
 }
@@ -82,6 +86,10 @@ void check_diffusion_case(const diffusion_case& c) {
       c.nx, c.ny, c.steps, initial, alpha, c.t);
   EXPECT_TRUE(loopnest::bitwise_equal(tiled.data(), expected.data(), expected.size()))
       << "collapse with tile " << c.t.to_string() << " differs from the host loop";
+  const auto passes = loopnest_test::run<T, loopnest::diffusion_variant::temporal, ExecutionSpace>(
+      c.nx, c.ny, c.steps, initial, alpha, {}, c.steps_per_pass);
+  EXPECT_TRUE(loopnest::bitwise_equal(passes.data(), expected.data(), expected.size()))
+      << "temporal with " << c.steps_per_pass << " steps per pass differs from the host loop";
 }
 
 // ----------------------------------------------------------------------------------------
@@ -92,8 +100,12 @@ TYPED_TEST_SUITE(randomized_diffusion, loopnest_test::execution_spaces);
 
 TYPED_TEST(randomized_diffusion, diffusion_variants_give_the_bits_of_the_update_loop) {
   const int max_points = loopnest::Impl::max_tile_points(TypeParam());
+  // The smaller of the two precisions' limits, so that one draw serves both.
+  const int max_steps_per_pass =
+      std::min(loopnest::diffusion_temporal_traits<TypeParam, float>::max_steps_per_pass,
+               loopnest::diffusion_temporal_traits<TypeParam, double>::max_steps_per_pass);
   for (unsigned seed = 1; seed <= diffusion_cases; ++seed) {
-    const diffusion_case c = draw_diffusion_case(seed, max_points);
+    const diffusion_case c = draw_diffusion_case(seed, max_points, max_steps_per_pass);
     SCOPED_TRACE(c.text);
     if (seed % 2) {
       check_diffusion_case<double, TypeParam>(c);

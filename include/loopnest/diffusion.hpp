@@ -38,13 +38,14 @@ enum class diffusion_variant {
   collapse,        // loopnest::collapse3 over the interior box
   flat,            // loopnest::flat over the interior box
   kokkos_default,  // loopnest::kokkos_default: Kokkos' own MDRange tiles
-  vectorized       // each thread a 16-byte-wide strip of cells, walked several rows along j
+  vectorized,      // each thread a 16-byte-wide strip of cells, walked several rows along j
+  temporal         // several steps per pass over memory: teams stream column strips along j
 };
 
 inline constexpr diffusion_variant diffusion_variants[] = {
-    diffusion_variant::baseline,  diffusion_variant::contiguous, diffusion_variant::strided,
-    diffusion_variant::collapse,  diffusion_variant::flat,       diffusion_variant::kokkos_default,
-    diffusion_variant::vectorized};
+    diffusion_variant::baseline,   diffusion_variant::contiguous, diffusion_variant::strided,
+    diffusion_variant::collapse,   diffusion_variant::flat,       diffusion_variant::kokkos_default,
+    diffusion_variant::vectorized, diffusion_variant::temporal};
 
 // The variant the tools run when none is named.
 inline constexpr diffusion_variant fastest_diffusion_variant = diffusion_variant::vectorized;
@@ -65,6 +66,8 @@ constexpr const char* name(diffusion_variant v) {
       return "kokkos_default";
     case diffusion_variant::vectorized:
       return "vectorized";
+    case diffusion_variant::temporal:
+      return "temporal";
   }
   return "unknown";
 }
@@ -299,6 +302,356 @@ void diffusion_step_vectorized(const ExecutionSpace& exec, const diffusion_step_
 
 }  // namespace Impl
 
+// Per-backend choices of the temporal variant (diffusion_variant::temporal). A team owns a strip
+// of columns_per_thread * team_size columns and streams it along j, advancing K steps per pass
+// over memory; every thread keeps its columns' last three rows of every step level in
+// registers, and the team exchanges the first and last column of each thread through team
+// scratch memory. The host default: one thread per team, 64 columns, so that the halo of 2K
+// recomputed columns stays a small share of the strip.
+template <class ExecutionSpace, class T>
+struct diffusion_temporal_traits {
+  // Columns each thread owns: its registers hold 3 * columns_per_thread values per step level.
+  static constexpr int columns_per_thread = 64;
+  // Team sizes tried by the planner: team_size_step, 2 * team_size_step, ... up to max_team_size.
+  static constexpr int team_size_step = 1;
+  static constexpr int max_team_size  = 1;
+  // Steps per pass when the caller names none, and the largest the solver instantiates.
+  static constexpr int default_steps_per_pass = 4;
+  static constexpr int max_steps_per_pass     = 12;
+  // Teams that run at the same time with team_size threads and scratch_bytes of team scratch
+  // each, for a kernel of which one multiprocessor holds resident_threads threads by its
+  // registers (Kokkos' team_size_max): the planner sizes the grid of teams to whole waves of
+  // these.
+  static int concurrent_teams(const ExecutionSpace& exec, int team_size, std::size_t,
+                              int /*resident_threads*/) {
+    return std::max(1, Impl::concurrency(exec) / team_size);
+  }
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// CUDA: two (FP64) or four (FP32) columns per thread, so that a thread's inner columns take
+// their neighbours from its own registers and only its outer two go through shared memory.
+// Kokkos caps team scratch at the 48 KB of a block without opt-in, which bounds the team size
+// at a given K (the planner checks); several teams share each SM instead.
+template <class T>
+struct diffusion_temporal_traits<Kokkos::Cuda, T> {
+  static constexpr int columns_per_thread     = sizeof(T) == 8 ? 2 : 4;
+  static constexpr int team_size_step         = 32;
+  static constexpr int max_team_size          = 256;
+  static constexpr int default_steps_per_pass = 8;
+  static constexpr int max_steps_per_pass     = 12;
+  // An SM holds as many teams as its registers (resident_threads: the kernel's registers bound
+  // it below the 2048 threads of the hardware), its shared memory and its block slots allow.
+  static int concurrent_teams(const Kokkos::Cuda& exec, int team_size, std::size_t scratch_bytes,
+                              int resident_threads) {
+    const cudaDeviceProp& p = exec.cuda_device_prop();
+    // Kokkos keeps about (team_size + 2) doubles of each block's shared memory for itself, and
+    // the SM 1 KB per block.
+    const std::size_t per_team = scratch_bytes + (team_size + 2) * sizeof(double) + 1024;
+    // A kernel that fills a whole block by its registers may fill the SM's 2048 threads.
+    const int threads =
+        resident_threads >= p.maxThreadsPerBlock ? p.maxThreadsPerMultiProcessor : resident_threads;
+    const int by_threads = threads / team_size;
+    const int by_scratch = static_cast<int>(p.sharedMemPerMultiprocessor / per_team);
+    const int per_sm     = std::min({by_threads, by_scratch, p.maxBlocksPerMultiProcessor});
+    return p.multiProcessorCount * std::max(1, per_sm);
+  }
+};
+#endif
+
+namespace Impl {
+
+// How one pass of the temporal variant covers the grid: strips of `width` interior columns
+// (each team computes width + 2K columns) times segments of `length` interior rows (each team
+// streams length + 2K rows), strips * segments teams of team_size threads.
+struct diffusion_temporal_plan {
+  int team_size, strips, segments, width, length;
+  int teams() const { return strips * segments; }
+};
+
+// Team scratch of one pass: per thread and step level below K, three rows in flight (written
+// two rows before they are read, so one barrier per row keeps writers and readers apart) of the
+// thread's first and last column. Thread-major, so that every access is the thread's own base
+// plus a constant (no offset per level held in registers), and padded by one value, so that
+// consecutive threads fall in consecutive banks.
+template <class T, class ExecutionSpace>
+using diffusion_temporal_scratch =
+    Kokkos::View<T*, typename ExecutionSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+
+constexpr int diffusion_temporal_scratch_stride(int steps) {
+  return 3 * 2 * steps + 1;
+}
+
+template <class T, class ExecutionSpace>
+std::size_t diffusion_temporal_scratch_bytes(int steps, int team_size) {
+  return diffusion_temporal_scratch<T, ExecutionSpace>::shmem_size(
+      std::size_t(diffusion_temporal_scratch_stride(steps)) * team_size);
+}
+
+// One pass of K steps from `in` to `out` (both pitch x ny, i fastest). Team (strip, segment)
+// writes the interior cells of columns [a, a + width) and rows [j0, j0 + length) (clipped to the
+// interior). It computes columns [a - K, a - K + team_size * C) and walks rows n = j0 - K to
+// j0 + length - 1 + 2K; at row n, step level t computes row n - 2t from level t - 1's rows
+// n - 2t - 1 to n - 2t + 1, all finished at earlier rows, so a row needs a single barrier. Level
+// t is right on columns [a - K + t, a - K + team_size * C - t) and rows [j0 - K + t,
+// j0 + length - 1 + K - t): level K on the cells the team writes. Cells outside the grid read as
+// 0, and edge cells keep their value at every level, as in the stepwise solver.
+template <class T, int K, int C, class ExecutionSpace>
+struct diffusion_temporal_kernel {
+  static_assert(C >= 2,
+                "loopnest::diffusion_temporal_traits: columns_per_thread must be at least "
+                "2 (a thread's first and last column are exchanged separately).");
+  using scratch_type = diffusion_temporal_scratch<T, ExecutionSpace>;
+
+  const T* m_in;
+  T* m_out;
+  std::size_t m_pitch;
+  int m_nx, m_ny;
+  T m_alpha;
+  int m_strips, m_width, m_length;
+
+  // One thread's registers: the last three rows of step levels 0 to K - 1 in its columns, in
+  // a rotation of three (a row's value goes where the row three before it was), the input rows
+  // loaded three rows ahead, and which of its columns are updated and written.
+  struct thread_state {
+    T level[K][3][C];
+    T ahead[3][C];
+    bool update[C], write[C];
+    int i0, q, team_size, j0, j1, n0;
+    T* scratch;  // this thread's part of the team scratch
+  };
+
+  static constexpr int stride = diffusion_temporal_scratch_stride(K);
+
+  // Where the first (side 0) or last (side 1) column of level t's rotation slot `slot` lies in a
+  // thread's part of the scratch.
+  KOKKOS_INLINE_FUNCTION static constexpr int at(int t, int slot, int side) {
+    return (t * 3 + slot) * 2 + side;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void load_row(T (&row)[C], const thread_state& s, int n) const {
+    // Rows past j1 - 1 + K feed no written cell; skipping them saves the draining rows' traffic.
+    const bool in_rows = n >= 0 && n < m_ny && n <= s.j1 - 1 + K;
+    const T* p         = m_in + std::size_t(in_rows ? n : 0) * m_pitch;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int c = 0; c < C; ++c) {
+      const int i = s.i0 + c;
+      row[c]      = in_rows && i >= 0 && i < m_nx ? load_read_only(p[i]) : T(0);
+    }
+  }
+
+  // Row n = n0 + it, it % 3 == R: every level's update (from the top, so that a level reads its
+  // source's rotation slot R before that level overwrites it), then the new input row.
+  template <int R, class Member>
+  KOKKOS_FORCEINLINE_FUNCTION void row(const Member& m, thread_state& s, int it) const {
+    constexpr int south = R, centre = (R + 1) % 3, north = (R + 2) % 3;
+    const int n = s.n0 + it;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int t = K; t >= 1; --t) {
+      const int r = n - 2 * t;
+      if (r < s.j0 - K + t || r > s.j1 - 1 + K - t) {
+        continue;  // a row of level t that no written cell needs
+      }
+      const T(&c)[C]  = s.level[t - 1][centre];
+      const T(&lo)[C] = s.level[t - 1][south];
+      const T(&hi)[C] = s.level[t - 1][north];
+      const T west    = s.q > 0 ? s.scratch[at(t - 1, centre, 1) - stride] : c[0];
+      const T east    = s.q < s.team_size - 1 ? s.scratch[at(t - 1, centre, 0) + stride] : c[C - 1];
+      const bool inside = r >= 1 && r <= m_ny - 2;
+      T v[C];
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+      for (int k = 0; k < C; ++k) {
+        v[k] = inside && s.update[k] ? diffusion_update(m_alpha, c[k], k > 0 ? c[k - 1] : west,
+                                                        k < C - 1 ? c[k + 1] : east, lo[k], hi[k])
+                                     : c[k];
+      }
+      if (t == K) {
+        T* out = m_out + std::size_t(r) * m_pitch + s.i0;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+        for (int k = 0; k < C; ++k) {
+          if (s.write[k]) {
+            out[k] = v[k];
+          }
+        }
+      } else {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+        for (int k = 0; k < C; ++k) {
+          s.level[t][south][k] = v[k];
+        }
+        s.scratch[at(t, south, 0)] = v[0];
+        s.scratch[at(t, south, 1)] = v[C - 1];
+      }
+    }
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll
+#endif
+    for (int k = 0; k < C; ++k) {
+      s.level[0][south][k] = s.ahead[R][k];
+    }
+    s.scratch[at(0, south, 0)] = s.ahead[R][0];
+    s.scratch[at(0, south, 1)] = s.ahead[R][C - 1];
+    load_row(s.ahead[R], s, n + 3);
+    m.team_barrier();
+  }
+
+  // A template on the team handle: Kokkos' member type, or a test's team of host threads.
+  template <class Member>
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    thread_state s;
+    const int strip = m.league_rank() % m_strips, segment = m.league_rank() / m_strips;
+    const int a = 1 + strip * m_width, b = a + m_width < m_nx - 1 ? a + m_width : m_nx - 1;
+    s.j0        = 1 + segment * m_length;
+    s.j1        = s.j0 + m_length < m_ny - 1 ? s.j0 + m_length : m_ny - 1;
+    s.n0        = s.j0 - K;
+    s.q         = m.team_rank();
+    s.team_size = m.team_size();
+    s.i0        = a - K + s.q * C;
+    const scratch_type x(m.team_scratch(0), std::size_t(stride) * s.team_size);
+    s.scratch = x.data() + std::size_t(stride) * s.q;
+    for (int k = 0; k < C; ++k) {
+      const int i = s.i0 + k;
+      s.update[k] = i >= 1 && i <= m_nx - 2;
+      s.write[k]  = i >= a && i < b;
+      for (int t = 0; t < K; ++t) {
+        for (int slot = 0; slot < 3; ++slot) {
+          s.level[t][slot][k] = T(0);
+        }
+      }
+    }
+    // Rows that no level has written yet are read only by rows no written cell needs; zeros keep
+    // them finite and the reads defined.
+    for (int v = 0; v < stride; ++v) {
+      s.scratch[v] = T(0);
+    }
+    for (int r = 0; r < 3; ++r) {
+      load_row(s.ahead[r], s, s.n0 + r);
+    }
+    m.team_barrier();
+    const int rows = (s.j1 - s.j0) + 3 * K;
+    int it         = 0;
+    for (; it + 3 <= rows; it += 3) {
+      row<0>(m, s, it);
+      row<1>(m, s, it + 1);
+      row<2>(m, s, it + 2);
+    }
+    if (it < rows) {
+      row<0>(m, s, it);
+    }
+    if (it + 1 < rows) {
+      row<1>(m, s, it + 1);
+    }
+  }
+};
+
+// Calls f(std::integral_constant<int, steps>{}) for 1 <= steps <= sizeof...(Ks): K is a
+// template argument of the kernel so that every level's registers are named at compile time.
+template <class F, int... Ks>
+void with_diffusion_steps(int steps, std::integer_sequence<int, Ks...>, F&& f) {
+  (void)((steps == Ks + 1 ? (f(std::integral_constant<int, Ks + 1>{}), true) : false) || ...);
+}
+
+template <class T, class ExecutionSpace, class F>
+void with_diffusion_steps(int steps, F&& f) {
+  with_diffusion_steps(steps,
+                       std::make_integer_sequence<
+                           int, diffusion_temporal_traits<ExecutionSpace, T>::max_steps_per_pass>{},
+                       std::forward<F>(f));
+}
+
+// Threads of the K-step kernel one multiprocessor holds by its registers: Kokkos' largest team
+// of it (1 on host backends, whose traits do not ask).
+template <class T, class ExecutionSpace>
+int diffusion_temporal_resident_threads(const ExecutionSpace& exec, int steps) {
+  constexpr int columns = diffusion_temporal_traits<ExecutionSpace, T>::columns_per_thread;
+  int threads           = 0;
+  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
+    using kernel = diffusion_temporal_kernel<T, decltype(k)::value, columns, ExecutionSpace>;
+    threads      = Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
+                  .team_size_max(kernel{nullptr, nullptr, 0, 3, 3, T(0), 1, 1, 1},
+                                 Kokkos::ParallelForTag());
+  });
+  return threads;
+}
+
+// The plan of least modelled time for a pass of `steps` steps: every team size the traits allow
+// whose scratch fits, every segment count up to four waves of concurrent teams. Time is modelled
+// as waves * (teams per wave) * (rows a team streams) * (columns it computes), i.e. a machine of
+// fixed throughput that finishes a wave when its slowest team does, so that a grid of any width
+// is cut into a number of teams that fills whole waves. Returns team_size 0 when nothing fits.
+template <class T, class ExecutionSpace>
+diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
+                                                int steps) {
+  const int resident    = diffusion_temporal_resident_threads<T>(exec, steps);
+  using traits          = diffusion_temporal_traits<ExecutionSpace, T>;
+  constexpr int columns = traits::columns_per_thread;
+  const int interior_x = nx - 2, interior_y = ny - 2;
+  const auto scratch_max =
+      static_cast<std::size_t>(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0));
+  diffusion_temporal_plan best{0, 0, 0, 0, 0};
+  double best_cost = 0.0;
+  for (int team_size = traits::team_size_step; team_size <= traits::max_team_size;
+       team_size += traits::team_size_step) {
+    const int width = team_size * columns - 2 * steps;
+    const std::size_t scratch =
+        diffusion_temporal_scratch_bytes<T, ExecutionSpace>(steps, team_size);
+    if (width < 1 || scratch > scratch_max) {
+      continue;
+    }
+    const int strips = (interior_x + width - 1) / width;
+    const int slots  = traits::concurrent_teams(exec, team_size, scratch, resident);
+    const int most   = std::min(interior_y, std::max(1, 4 * slots / strips));
+    for (int segments = 1; segments <= most; ++segments) {
+      const int length = (interior_y + segments - 1) / segments;
+      const int used   = (interior_y + length - 1) / length;
+      if (used != segments) {
+        continue;  // the same plan as a smaller segment count
+      }
+      const int waves   = (strips * segments + slots - 1) / slots;
+      const double cost = double(waves) * slots * (length + 3.0 * steps) * team_size * columns;
+      if (best.team_size == 0 || cost < best_cost) {
+        best      = {team_size, strips, segments, width, length};
+        best_cost = cost;
+      }
+    }
+  }
+  return best;
+}
+
+template <int K, class ExecutionSpace, class T>
+void diffusion_temporal_pass(const ExecutionSpace& exec, const diffusion_temporal_plan& p,
+                             const diffusion_step_args<T>& a, const T* in, T* out,
+                             std::size_t pitch) {
+  constexpr int columns = diffusion_temporal_traits<ExecutionSpace, T>::columns_per_thread;
+  using kernel          = diffusion_temporal_kernel<T, K, columns, ExecutionSpace>;
+  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, p.teams(), p.team_size);
+  policy.set_scratch_size(
+      0, Kokkos::PerTeam(diffusion_temporal_scratch_bytes<T, ExecutionSpace>(K, p.team_size)));
+  Kokkos::parallel_for("loopnest::diffusion/temporal", policy,
+                       kernel{in, out, pitch, a.nx, a.ny, a.alpha, p.strips, p.width, p.length});
+}
+
+// The pass of `steps` steps, 1 <= steps <= the traits' max_steps_per_pass.
+template <class ExecutionSpace, class T>
+void diffusion_temporal_pass(const ExecutionSpace& exec, int steps,
+                             const diffusion_temporal_plan& p, const diffusion_step_args<T>& a,
+                             const T* in, T* out, std::size_t pitch) {
+  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
+    diffusion_temporal_pass<decltype(k)::value>(exec, p, a, in, out, pitch);
+  });
+}
+
+}  // namespace Impl
+
 namespace Impl {
 
 template <class T>
@@ -336,9 +689,13 @@ class diffusion_solver {
   using view_type                            = Impl::diffusion_view<T, memory_space>;
   static constexpr diffusion_variant variant = Variant;
 
+  using temporal_traits = diffusion_temporal_traits<ExecutionSpace, T>;
+
   // t: an explicit (i, j) tile for the collapse variant (loopnest's per-backend pick by default).
+  // steps_per_pass: the steps the temporal variant advances per pass over memory, 1 to
+  // temporal_traits::max_steps_per_pass (0: the backend's default); other variants take 0.
   diffusion_solver(const ExecutionSpace& exec, int nx, int ny, T alpha = T(0.1),
-                   const tile& t = tile{})
+                   const tile& t = tile{}, int steps_per_pass = 0)
       : m_exec(exec), m_nx(nx), m_ny(ny), m_alpha(alpha), m_tile(t) {
     constexpr const char* where = "loopnest::diffusion_solver";
     Impl::check_diffusion_grid_size<T>(where, nx, ny);
@@ -349,6 +706,21 @@ class diffusion_solver {
       Impl::throw_invalid_argument(where, "tile " + t.to_string() + " was given to variant " +
                                               name(Variant) + "; only collapse takes a tile");
     }
+    if (Variant == diffusion_variant::temporal) {
+      m_steps_per_pass =
+          steps_per_pass == 0 ? temporal_traits::default_steps_per_pass : steps_per_pass;
+      if (m_steps_per_pass < 1 || m_steps_per_pass > temporal_traits::max_steps_per_pass) {
+        Impl::throw_invalid_argument(
+            where, "steps_per_pass = " + std::to_string(steps_per_pass) + " is outside [1, " +
+                       std::to_string(temporal_traits::max_steps_per_pass) + "] on " +
+                       ExecutionSpace::name());
+      }
+      m_plan = plan(m_steps_per_pass);
+    } else if (steps_per_pass != 0) {
+      Impl::throw_invalid_argument(where, "steps_per_pass = " + std::to_string(steps_per_pass) +
+                                              " was given to variant " + name(Variant) +
+                                              "; only temporal takes steps_per_pass");
+    }
     const auto pitch = static_cast<int>(Impl::diffusion_pitch<T>(nx));
     m_u              = view_type(Kokkos::view_alloc(exec, "loopnest::diffusion/u"), pitch, ny);
     m_v              = view_type(Kokkos::view_alloc(exec, "loopnest::diffusion/v"), pitch, ny);
@@ -358,6 +730,10 @@ class diffusion_solver {
   int ny() const { return m_ny; }
   T alpha() const { return m_alpha; }
   int steps_taken() const { return m_steps; }
+  // Steps per pass over memory: 1 for the stepwise variants.
+  int steps_per_pass() const { return m_steps_per_pass; }
+  // How a full pass of the temporal variant covers the grid (team size, strips, segments).
+  const Impl::diffusion_temporal_plan& temporal_plan() const { return m_plan; }
 
   // The standard initial condition in both arrays (so both hold the same edges).
   void set_initial_condition() { set_field(diffusion_initial_condition<T>(m_nx, m_ny)); }
@@ -390,10 +766,20 @@ class diffusion_solver {
                                    "steps = " + std::to_string(steps) + " is negative");
     }
     const Impl::profiling_region region("loopnest::diffusion");
-    for (int s = 0; s < steps; ++s) {
-      step(m_u, m_v);
-      std::swap(m_u, m_v);
-      ++m_steps;
+    if constexpr (Variant == diffusion_variant::temporal) {
+      // Full passes, then one pass of the steps left, planned for its own depth.
+      for (int left = steps; left > 0; left -= m_steps_per_pass) {
+        const int k = std::min(left, m_steps_per_pass);
+        pass(k, k == m_steps_per_pass ? m_plan : plan(k));
+        std::swap(m_u, m_v);
+        m_steps += k;
+      }
+    } else {
+      for (int s = 0; s < steps; ++s) {
+        step(m_u, m_v);
+        std::swap(m_u, m_v);
+        ++m_steps;
+      }
     }
   }
 
@@ -415,6 +801,23 @@ class diffusion_solver {
   const view_type& next() const { return m_v; }
 
  private:
+  Impl::diffusion_temporal_plan plan(int steps) const {
+    const auto p = Impl::plan_diffusion_temporal<T>(m_exec, m_nx, m_ny, steps);
+    if (p.team_size == 0) {
+      Impl::throw_invalid_argument("loopnest::diffusion_solver",
+                                   "steps_per_pass = " + std::to_string(steps) +
+                                       " leaves no team size whose team scratch fits on " +
+                                       ExecutionSpace::name());
+    }
+    return p;
+  }
+
+  void pass(int steps, const Impl::diffusion_temporal_plan& p) const {
+    Impl::diffusion_temporal_pass(m_exec, steps, p,
+                                  Impl::diffusion_step_args<T>{m_alpha, m_nx, m_ny}, m_u.data(),
+                                  m_v.data(), static_cast<std::size_t>(m_u.extent(0)));
+  }
+
   void step(const view_type& u, const view_type& v) const {
     const Impl::diffusion_step_args<T> a{m_alpha, m_nx, m_ny};
     if constexpr (Variant == diffusion_variant::baseline) {
@@ -432,7 +835,8 @@ class diffusion_solver {
       Impl::diffusion_step_schedule<kokkos_default>(m_exec, a, u, v,
                                                     "loopnest::diffusion/kokkos_default");
     } else {
-      static_assert(Variant == diffusion_variant::vectorized, "every variant has a step");
+      static_assert(Variant == diffusion_variant::vectorized,
+                    "every stepwise variant has a step (temporal advances by passes)");
       Impl::diffusion_step_vectorized(m_exec, a, u, v);
     }
   }
@@ -441,7 +845,9 @@ class diffusion_solver {
   int m_nx, m_ny;
   T m_alpha;
   tile m_tile;
-  int m_steps = 0;
+  int m_steps          = 0;
+  int m_steps_per_pass = 1;
+  Impl::diffusion_temporal_plan m_plan{0, 0, 0, 0, 0};
   view_type m_u, m_v;
 };
 

@@ -25,7 +25,8 @@ TEST(diffusion_tool, variant_names_round_trip_and_unknown_names_are_listed) {
   }
   const auto msg = error_of([] { loopnest::parse_diffusion_variant("fastest"); });
   expect_mentions(msg, "loopnest::parse_diffusion_variant: variant 'fastest' is unknown");
-  expect_mentions(msg, "baseline, contiguous, strided, collapse, flat, kokkos_default, vectorized");
+  expect_mentions(
+      msg, "baseline, contiguous, strided, collapse, flat, kokkos_default, vectorized, temporal");
 }
 
 std::string check_error(const std::vector<double>& u, int nx, int ny) {
