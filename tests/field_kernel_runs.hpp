@@ -25,6 +25,11 @@ struct kernel_case {
 template <class T, class Layout, class PackedLayout, class ExecutionSpace>
 void check_kernels(const ExecutionSpace& exec, const kernel_case& c);
 
+// finalize_flux from c.finalize_order and pack_weno into every order under every schedule: the
+// kernels that run as tiled transposes where the stride-1 indices differ.
+template <class T, class Layout, class PackedLayout, class ExecutionSpace>
+void check_transposing_kernels(const ExecutionSpace& exec, const kernel_case& c);
+
 // The same under launch bounds of 32 threads (bounded_schedules), FP64 in LayoutLeft.
 template <class ExecutionSpace>
 void check_kernels_bounded(const ExecutionSpace& exec, const kernel_case& c);

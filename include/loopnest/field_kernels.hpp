@@ -7,6 +7,7 @@
 #include <loopnest/detail/error.hpp>
 #include <loopnest/detail/overlap.hpp>
 #include <loopnest/detail/profiling_region.hpp>
+#include <loopnest/detail/tiled_transpose.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
@@ -87,10 +88,15 @@ row_phase rows_of(const box<3>& b, const field_set<T, Layout, MemorySpace>& fiel
       b, fields.field(0).data() + r.offset(b.lower(0), b.lower(1), b.lower(2)), {r.s0, r.s1, r.s2});
 }
 
-// dst(v, cell) = src(v, cell) over a box: the body of the copy, finalize and packing loops.
+// dst(v, cell) = src(v, cell) over a box: the body of the copy, finalize and packing loops. Where
+// dst and src have different stride-1 indices (a transposing pack or finalize) the schedule runs
+// as a tiled transpose (Impl::transpose_cells).
 template <class Schedule, class ExecutionSpace, class Dst, class Src>
 void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
                 const Src& src, const char* label, const row_phase& rows) {
+  if (transpose_cells<Schedule>(exec, cells, nvar, dst, src, label)) {
+    return;
+  }
   launch_cell_var<Schedule>(
       exec, cells, nvar, no_cell_value{},
       KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src.load(v, i, j, k); }, label,
