@@ -68,7 +68,9 @@ struct transpose_tiles {
   int lower[3], extent[3];
   int tiles_a, tiles_b, nvar, vars_per_team;
 
-  static std::size_t scratch_bytes() { return sizeof(T) * Tile * pitch; }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
+    return sizeof(T) * Tile * pitch;
+  }
 
   template <class Member>
   KOKKOS_FUNCTION void operator()(const Member& m) const {
