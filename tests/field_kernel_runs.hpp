@@ -20,8 +20,8 @@ struct kernel_case {
 };
 
 // copy_fields, flux_difference along every direction, finalize_flux and pack_weno under every
-// schedule and mapping (schedules_for_layout), with T fields in Layout and packed buffers in
-// PackedLayout (LayoutLeft or LayoutRight).
+// schedule and mapping (schedules_for_layout, strip_schedules), with T fields in Layout and packed
+// buffers in PackedLayout (LayoutLeft or LayoutRight).
 template <class T, class Layout, class PackedLayout, class ExecutionSpace>
 void check_kernels(const ExecutionSpace& exec, const kernel_case& c);
 
