@@ -160,7 +160,7 @@ void register_shape(const char* precision, int n) {
 
 template <class Layout>
 void register_layout() {
-  for (const int n : {64, 128, 256}) {
+  for (const int n : {64, 128, 201, 256}) {
     register_shape<double, 3, Layout>("fp64", n);
     register_shape<float, 3, Layout>("fp32", n);
   }
@@ -173,6 +173,9 @@ void register_layout() {
 
 int main(int argc, char** argv) {
   return loopnest_bench::run(argc, argv, [] {
+    // Which of the strategies below a call that names none takes.
+    benchmark::AddCustomContext("cshift_default_strategy",
+                                loopnest::name(loopnest::cshift_default_strategy<exec_space>));
     register_layout<Kokkos::LayoutLeft>();
     register_layout<Kokkos::LayoutRight>();
   });

@@ -1,5 +1,6 @@
 // Family `fields`: MFC's per-variable loops as loopnest kernels (loopnest/field_kernels.hpp), 8
-// variables with 4 ghost layers, under every schedule and mapping.
+// variables with 4 ghost layers, under every schedule and mapping, and collapse3 with several
+// cells per thread.
 #include <loopnest/loopnest.hpp>
 
 #include <Kokkos_Random.hpp>
@@ -250,7 +251,7 @@ void register_size(int n, std::tuple<Schedules...>*) {
                             std::to_string(nvar);
   for (const kernel k : all_kernels) {
     (benchmark::RegisterBenchmark(
-         ("fields/" + std::string(name(k)) + "/" + loopnest::name(Schedules::kind) + "/" +
+         ("fields/" + std::string(name(k)) + "/" + loopnest_test::kind_name<Schedules>() + "/" +
           loopnest::name(typename Schedules::mapping{}) + "/" + shape)
              .c_str(),
          [=](benchmark::State& state) { bm_fields<Schedules, T>(state, k, n); })
@@ -260,11 +261,16 @@ void register_size(int n, std::tuple<Schedules...>*) {
   }
 }
 
+// Every schedule and mapping, and collapse3 with strips of 2 and 4 cells per thread
+// (fields/<kernel>/collapse3-cells4/contiguous/...).
 template <class T>
 void register_precision() {
-  for (const int n : {201, 128, 64, 32}) {
+  using strips = std::tuple<loopnest_test::with_cells<Kokkos::LayoutLeft, 2>,
+                            loopnest_test::with_cells<Kokkos::LayoutLeft, 4>>;
+  for (const int n : {256, 201, 128, 64, 32}) {
     register_size<T>(
         n, static_cast<loopnest_test::schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
+    register_size<T>(n, static_cast<strips*>(nullptr));
   }
 }
 

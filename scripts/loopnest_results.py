@@ -38,10 +38,14 @@ OLD_CSHIFT_NAME = re.compile(r"cshift/(?P<rank>\d+)d/(?P<strategy>[a-z_]+)/(?P<l
 
 
 def column(schedule, mapping):
-    """The short column name of a schedule and mapping: c3, c4/s, c3@64x4x1, ..."""
+    """The short column name of a schedule and mapping: c3, c4/s, c3@64x4x1, c3x4 (4 cells per
+    thread), ..."""
     if "-tile" in schedule:
         base, tile = schedule.split("-tile", 1)
         name = SHORT.get(base, base) + "@" + tile
+    elif "-cells" in schedule:
+        base, cells = schedule.split("-cells", 1)
+        name = SHORT.get(base, base) + "x" + cells
     else:
         name = SHORT.get(schedule, schedule)
     return name + ("/s" if mapping == "strided" else "")

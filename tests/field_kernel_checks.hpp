@@ -90,8 +90,8 @@ Shape on_grid(const std::string& label, int nvar, const grid& g, Extra... extra)
 template <class Schedule>
 std::string describe_kernel(const std::string& what, const grid& g, int nvar) {
   std::ostringstream os;
-  os << what << " " << loopnest::name(Schedule::kind) << "/"
-     << loopnest::name(typename Schedule::mapping{}) << " " << g << " nvar " << nvar;
+  os << what << " " << kind_name<Schedule>() << "/" << loopnest::name(typename Schedule::mapping{})
+     << " " << g << " nvar " << nvar;
   return os.str();
 }
 

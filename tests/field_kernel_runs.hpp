@@ -20,10 +20,15 @@ struct kernel_case {
 };
 
 // copy_fields, flux_difference along every direction, finalize_flux and pack_weno under every
-// schedule and mapping (schedules_for_layout), with T fields in Layout and packed buffers in
-// PackedLayout (LayoutLeft or LayoutRight).
+// schedule and mapping (schedules_for_layout, strip_schedules), with T fields in Layout and packed
+// buffers in PackedLayout (LayoutLeft or LayoutRight).
 template <class T, class Layout, class PackedLayout, class ExecutionSpace>
 void check_kernels(const ExecutionSpace& exec, const kernel_case& c);
+
+// finalize_flux from c.finalize_order and pack_weno into every order under every schedule: the
+// kernels that run as tiled transposes where the stride-1 indices differ.
+template <class T, class Layout, class PackedLayout, class ExecutionSpace>
+void check_transposing_kernels(const ExecutionSpace& exec, const kernel_case& c);
 
 // The same under launch bounds of 32 threads (bounded_schedules), FP64 in LayoutLeft.
 template <class ExecutionSpace>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "poison.hpp"
+#include "schedules.hpp"
 
 namespace loopnest_test {
 
@@ -76,8 +77,8 @@ bool expect_visited_once(const visit_counts<ExecutionSpace>& visits, const loopn
 
 template <class Schedule>
 std::string describe(const std::string& entry, int rank, const loopnest::tile& t = {}) {
-  return entry + " " + loopnest::name(Schedule::kind) + "/" +
-         loopnest::name(typename Schedule::mapping{}) + "/" +
+  return entry + " " + kind_name<Schedule>() + "/" + loopnest::name(typename Schedule::mapping{}) +
+         "/" +
          (std::is_same<typename Schedule::layout, Kokkos::LayoutLeft>::value ? "left" : "right") +
          " rank " + std::to_string(rank) + (t.is_default() ? "" : " tile " + t.to_string());
 }

@@ -4,6 +4,7 @@
 
 #include <loopnest/schedule.hpp>
 
+#include <string>
 #include <tuple>
 
 namespace loopnest_test {
@@ -30,6 +31,24 @@ using bounded_schedules = std::tuple<bounded<Layout, loopnest::schedule_kind::co
                                      bounded<Layout, loopnest::schedule_kind::collapse3>,
                                      bounded<Layout, loopnest::schedule_kind::flat>,
                                      bounded<Layout, loopnest::schedule_kind::automatic>>;
+
+// collapse3 and automatic with several cells per thread (strips), both mappings of collapse3.
+template <class Layout, int Cells>
+using with_cells = loopnest::with_cells_per_thread_t<
+    loopnest::schedule<loopnest::schedule_kind::collapse3, loopnest::contiguous, Layout>, Cells>;
+template <class Layout>
+using strip_schedules = std::tuple<
+    with_cells<Layout, 2>, with_cells<Layout, 4>,
+    loopnest::with_mapping_t<with_cells<Layout, 4>, loopnest::strided>,
+    loopnest::with_cells_per_thread_t<loopnest::with_layout_t<loopnest::automatic, Layout>, 4>>;
+
+// The schedule's kind, with its cells per thread when there are several: collapse3-cells4.
+template <class Schedule>
+std::string kind_name() {
+  return std::string(loopnest::name(Schedule::kind)) +
+         (Schedule::cells_per_thread > 1 ? "-cells" + std::to_string(Schedule::cells_per_thread)
+                                         : "");
+}
 
 }  // namespace loopnest_test
 

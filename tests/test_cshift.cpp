@@ -180,6 +180,25 @@ void check_cache_and_copies(const Space& exec) {
   loopnest::cshift_cache_set_limit(limit);
   loopnest::cshift_cache_clear();
   EXPECT_EQ(cshift_cache_tables(), 0u);
+
+  // A call that names no strategy does the work of cshift_default_strategy, and its result.
+  const auto unnamed = [&](int n, int dim, std::int64_t shift) {
+    const loopnest_test::deep_copy_counter copies;
+    const loopnest_test::region_counter tables(loopnest::cshift_table_region);
+    for (int k = 0; k < n; ++k) {
+      loopnest::cshift(exec, out, in, dim, shift);
+    }
+    exec.fence();
+    return work{copies.copies(), tables.entries()};
+  };
+  fill_bytes(out, 0);
+  const work by_default = unnamed(3, 2, -1);
+  EXPECT_EQ(count_wrong(out, in, 2, -1), 0);
+  loopnest::cshift_cache_clear();
+  EXPECT_EQ(by_default, calls(3, 2, -1, loopnest::cshift_default_strategy<Space>))
+      << "without a strategy cshift takes "
+      << loopnest::name(loopnest::cshift_default_strategy<Space>);
+  loopnest::cshift_cache_clear();
 }
 
 template <class View>

@@ -25,6 +25,7 @@ using loopnest_test::expect_visited_once;
 using loopnest_test::make_counts;
 using loopnest_test::margin;
 using loopnest_test::schedules_for_layout;
+using loopnest_test::strip_schedules;
 
 // Boxes with negative lower bounds, odd extents and extents of 1, and thin boxes whose tiles
 // would put more than 64 points along the policy's last index (a CUDA block's z dimension) in
@@ -63,6 +64,8 @@ TYPED_TEST(for_each, every_cell_and_variable_is_visited_exactly_once) {
   count_visits_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
   count_visits_all(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
   count_visits_all(exec, static_cast<bounded_schedules<Kokkos::LayoutRight>*>(nullptr));
+  count_visits_all(exec, static_cast<strip_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  count_visits_all(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
 TYPED_TEST(for_each, automatic_runs_both_of_its_choices) {
@@ -213,6 +216,20 @@ TEST(row_alignment, a_row_takes_the_longest_line_whose_shift_costs_no_warp) {
   EXPECT_EQ(lanes({3, 3, 128}, right), 0);
   const std::ptrdiff_t no_unit[3] = {2, 2 * row, 2 * row * row};
   EXPECT_EQ(lanes({201, 3, 3}, no_unit), 0);
+  // Strips of n cells: a warp holds n times more cells, and the line is never shorter than a
+  // strip, even where its shift costs a warp.
+  const auto strip_lanes = [&](int e0, int cells) {
+    return row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {e0, 3, 3}}, a.data(), left,
+                                      cells)
+        .lanes;
+  };
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, f.data() + 1, left, 4)
+          .lanes,
+      32);
+  EXPECT_EQ(strip_lanes(201, 2), 16);
+  EXPECT_EQ(strip_lanes(128, 4), 4);
+  EXPECT_EQ(strip_lanes(128, 2), 2);
   // Host backends take no shift.
   EXPECT_EQ(row_phase_for<Kokkos::DefaultHostExecutionSpace>(
                 loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), left)
@@ -244,8 +261,10 @@ TEST(row_alignment, a_shifted_row_puts_every_cell_on_a_thread_of_its_line_offset
             std::vector<int> runs(static_cast<std::size_t>(extent0), 0);
             int last = -1;
             const loopnest::Impl::aligned_rows_body<record_row> body{
-                {runs.data(), &last, lower0},         lower0, extent0, origin, s1, s2,
-                static_cast<std::uint32_t>(lanes - 1)};
+                {runs.data(), &last, lower0},
+                lower0,
+                extent0,
+                {origin, s1, s2, static_cast<std::uint32_t>(lanes - 1)}};
             for (int t = 0; t < padded; ++t) {
               last = -1;
               body(t, j, k);
@@ -260,6 +279,65 @@ TEST(row_alignment, a_shifted_row_puts_every_cell_on_a_thread_of_its_line_offset
                     << "lanes " << lanes << " extent " << extent0 << " thread " << t;
               }
             }
+            for (int i = 0; i < extent0; ++i) {
+              EXPECT_EQ(runs[static_cast<std::size_t>(i)], 1)
+                  << "lanes " << lanes << " extent " << extent0 << " cell " << i + lower0;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// A body of strips that records which cells it ran, and where each whole strip started.
+struct record_strips {
+  int* runs;  // per cell of the row, from lower0
+  int* first;
+  int lower0;
+  KOKKOS_FUNCTION void operator()(int i, int, int) const { ++runs[i - lower0]; }
+  KOKKOS_FUNCTION void strip(int i, int, int) const {
+    for (int u = 0; u < 4; ++u) {
+      ++runs[i - lower0 + u];
+    }
+    *first = i - lower0;
+  }
+};
+
+TEST(row_alignment, a_shifted_row_of_strips_starts_every_whole_strip_on_a_vector) {
+  constexpr int n        = 4;
+  const std::uint32_t s1 = 209, s2 = 209 * 211;
+  const int lower0 = -3;
+  for (const int lanes : {4, 16, 32}) {
+    for (const int extent0 : {1, 3, 4, 5, 17, 201}) {
+      for (const std::uint32_t origin : {0U, 3U, 4294967290U}) {
+        const int threads = (extent0 + lanes - 1 + n - 1) / n;
+        for (int k = -2; k < 2; ++k) {
+          for (int j = -1; j < 3; ++j) {
+            std::vector<int> runs(static_cast<std::size_t>(extent0), 0);
+            int first = -1;
+            const loopnest::Impl::aligned_strips_body<record_strips, n> body{
+                {runs.data(), &first, lower0},
+                lower0,
+                extent0,
+                {origin, s1, s2, static_cast<std::uint32_t>(lanes - 1)}};
+            int whole = 0;
+            for (int t = 0; t < threads; ++t) {
+              first = -1;
+              body(t, j, k);
+              if (first >= 0) {
+                ++whole;
+                const std::uint32_t address = origin + static_cast<std::uint32_t>(first) +
+                                              static_cast<std::uint32_t>(j) * s1 +
+                                              static_cast<std::uint32_t>(k) * s2;
+                EXPECT_EQ(address % n, 0U) << "lanes " << lanes << " extent " << extent0;
+                EXPECT_EQ((address - static_cast<std::uint32_t>(n * t)) %
+                              static_cast<std::uint32_t>(lanes),
+                          0U)
+                    << "lanes " << lanes << " extent " << extent0 << " thread " << t;
+              }
+            }
+            EXPECT_GE(whole, extent0 / n - 1) << "lanes " << lanes << " extent " << extent0;
             for (int i = 0; i < extent0; ++i) {
               EXPECT_EQ(runs[static_cast<std::size_t>(i)], 1)
                   << "lanes " << lanes << " extent " << extent0 << " cell " << i + lower0;
@@ -297,7 +375,8 @@ using shifted_schedules =
     std::tuple<loopnest::with_layout_t<loopnest::collapse3, Layout>,
                loopnest::schedule<loopnest::schedule_kind::collapse3, loopnest::strided, Layout>,
                loopnest_test::bounded<Layout, loopnest::schedule_kind::collapse3>,
-               loopnest::with_layout_t<loopnest::automatic, Layout>>;
+               loopnest::with_layout_t<loopnest::automatic, Layout>,
+               loopnest_test::with_cells<Layout, 2>, loopnest_test::with_cells<Layout, 4>>;
 
 template <class Layout, class ExecutionSpace, class... Schedules>
 void count_shifted_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {

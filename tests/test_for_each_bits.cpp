@@ -18,6 +18,7 @@ using loopnest_test::bit_identical;
 using loopnest_test::bit_identical_cells;
 using loopnest_test::bounded_schedules;
 using loopnest_test::schedules_for_layout;
+using loopnest_test::strip_schedules;
 
 constexpr int nvar = 3;
 
@@ -44,6 +45,8 @@ TYPED_TEST(for_each_bits, every_schedule_gives_the_host_loop_bits_fp64) {
   bit_identical_all<double>(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   bit_identical_all<double>(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
   bit_identical_all<double>(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  bit_identical_all<double>(exec, static_cast<strip_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  bit_identical_all<double>(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
 TYPED_TEST(for_each_bits, every_schedule_gives_the_host_loop_bits_fp32) {
@@ -51,6 +54,8 @@ TYPED_TEST(for_each_bits, every_schedule_gives_the_host_loop_bits_fp32) {
   bit_identical_all<float>(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
   bit_identical_all<float>(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
   bit_identical_all<float>(exec, static_cast<bounded_schedules<Kokkos::LayoutRight>*>(nullptr));
+  bit_identical_all<float>(exec, static_cast<strip_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  bit_identical_all<float>(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
 // for_each_cell computes the same values: every schedule, mapping and layout, 2D and 3D.

@@ -40,6 +40,11 @@ inline const char* name(cshift_strategy s) {
   }
 }
 
+// The strategy cshift takes when the caller names none, per backend (a specialisation for one
+// execution space changes it there): the one place to change when measurements favour another.
+template <class ExecutionSpace>
+inline constexpr cshift_strategy cshift_default_strategy = cshift_strategy::device_table;
+
 // The Kokkos profiling region around all table work: a device build and its fence, a host
 // fill and its copy. Profiling tools (and loopnest's benchmark) time the tables through it.
 inline constexpr const char* cshift_table_region = Impl::cshift_table_label;
@@ -122,7 +127,10 @@ typename space_tables<ExecutionSpace>::managed_view host_managed_table(const Exe
 
 // cshift moves an element as the machine words it is made of: the widest word that divides
 // the element and its alignment, so that adjacent threads move adjacent words even for a
-// 192-byte spinor, and a double or a 16-byte complex is one load and one store.
+// 192-byte spinor, and a double or a 16-byte complex is one load and one store. Where a whole
+// row and its rotation are multiples of a wider word (up to cshift_traits::widest_word), the
+// row moves as those: a float cube shifted along any index but its stride-1 one moves as 16-byte
+// words.
 struct alignas(16) word16 {
   std::uint64_t lo, hi;
 };
@@ -312,6 +320,33 @@ void copy_with(const ExecutionSpace& exec, cshift_strategy strategy, Word* out, 
   }
 }
 
+// rows rows of `row` bytes, each rotated by `shift` bytes.
+struct byte_rows {
+  std::int64_t rows, row, shift;
+};
+
+template <class View>
+std::string extents_text(const View& v);
+
+// The rows moved as words of Word, which divides the row, the rotation and both addresses. The
+// plan is checked before anything is launched.
+template <class Word, class ExecutionSpace, class View>
+void cshift_words(const ExecutionSpace& exec, cshift_strategy strategy, Word* out, const Word* in,
+                  const byte_rows& b, const View& in_view) {
+  constexpr auto w = static_cast<std::int64_t>(sizeof(Word));
+  const auto plan  = plan_copy<Word, ExecutionSpace>(b.rows, b.row / w, b.shift / w);
+  if (plan.league > INT_MAX) {
+    throw_invalid_argument("loopnest::cshift", "the views (" + extents_text(in_view) +
+                                                   ") need more teams than one launch takes");
+  }
+  // 32-bit offsets while a row and a half-wrapped source offset (< 2 rows) both fit.
+  if (b.rows * (b.row / w) <= INT_MAX / 2) {
+    copy_with<Word, int>(exec, strategy, out, in, plan);
+  } else {
+    copy_with<Word, std::int64_t>(exec, strategy, out, in, plan);
+  }
+}
+
 template <class View>
 std::string extents_text(const View& v) {
   std::string s;
@@ -365,13 +400,13 @@ void check_cshift(const Out& out, const In& in, int dim, cshift_strategy strateg
 // negative or beyond the extent. out and in: contiguous Views of rank 1 to 4, the same
 // extents, layout (LayoutLeft or LayoutRight) and trivially copyable element type, in memory
 // exec can reach, out not overlapping in. The copy runs on exec, asynchronously; its offset
-// table comes from `strategy` (see cshift_strategy; device_table builds it once per shape and
-// caches it, see cshift_cache_clear). Throws std::invalid_argument, before anything is
-// launched or written, for a dim outside the rank, different extents, a non-contiguous view,
-// overlapping views and a strategy the backend lacks.
+// table comes from `strategy`, cshift_default_strategy unless given (see cshift_strategy;
+// device_table builds it once per shape and caches it, see cshift_cache_clear). Throws
+// std::invalid_argument, before anything is launched or written, for a dim outside the rank,
+// different extents, a non-contiguous view, overlapping views and a strategy the backend lacks.
 template <class ExecutionSpace, class Out, class In>
 void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, std::int64_t shift,
-            cshift_strategy strategy = cshift_strategy::device_table) {
+            cshift_strategy strategy = cshift_default_strategy<ExecutionSpace>) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "loopnest::cshift: the first argument must be a Kokkos execution space instance, "
                 "such as Kokkos::DefaultExecutionSpace().");
@@ -416,24 +451,41 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
       ((d < dim) == left ? inner : outer) *= e;
     }
   }
-  using value_type       = typename Out::value_type;
-  using word             = Impl::word_t<value_type>;
-  const std::int64_t per = sizeof(value_type) / Impl::word_bytes<value_type>();
-  const std::int64_t s   = (shift % n + n) % n;
-  const auto plan = Impl::plan_copy<word, ExecutionSpace>(outer, n * inner * per, s * inner * per);
-  if (plan.league > INT_MAX) {
-    Impl::throw_invalid_argument("loopnest::cshift", "the views (" + Impl::extents_text(in) +
-                                                         ") need more teams than one launch takes");
+  using value_type     = typename Out::value_type;
+  constexpr auto bytes = static_cast<std::int64_t>(sizeof(value_type));
+  const std::int64_t s = (shift % n + n) % n;
+  const Impl::byte_rows rows{outer, n * inner * bytes, s * inner * bytes};
+  // A word of w bytes fits where it divides a row, its rotation and both views' addresses.
+  const auto fits = [&](std::int64_t w) {
+    return w <= Impl::cshift_traits<ExecutionSpace>::widest_word && rows.row % w == 0 &&
+           rows.shift % w == 0 && reinterpret_cast<std::uintptr_t>(out.data()) % w == 0 &&
+           reinterpret_cast<std::uintptr_t>(in.data()) % w == 0;
+  };
+  constexpr std::size_t word = Impl::word_bytes<value_type>();
+  const auto move            = [&](auto as_word) {
+    using w = decltype(as_word);
+    Impl::cshift_words<w>(exec, strategy, reinterpret_cast<w*>(out.data()),
+                          reinterpret_cast<const w*>(in.data()), rows, in);
+  };
+  if constexpr (word < 16) {
+    if (fits(16)) {
+      move(Impl::word16{});
+      return;
+    }
   }
-  // The views' bytes, moved as words: value_type is trivially copyable and word-aligned.
-  auto* to         = reinterpret_cast<word*>(out.data());
-  const auto* from = reinterpret_cast<const word*>(in.data());
-  // 32-bit offsets while a row and a half-wrapped source offset (< 2 rows) both fit.
-  if (outer * n * inner * per <= INT_MAX / 2) {
-    Impl::copy_with<word, int>(exec, strategy, to, from, plan);
-  } else {
-    Impl::copy_with<word, std::int64_t>(exec, strategy, to, from, plan);
+  if constexpr (word < 8) {
+    if (fits(8)) {
+      move(std::uint64_t{});
+      return;
+    }
   }
+  if constexpr (word < 4) {
+    if (fits(4)) {
+      move(std::uint32_t{});
+      return;
+    }
+  }
+  move(Impl::word_t<value_type>{});
 }
 
 }  // namespace loopnest

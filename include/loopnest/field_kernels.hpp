@@ -7,6 +7,7 @@
 #include <loopnest/detail/error.hpp>
 #include <loopnest/detail/overlap.hpp>
 #include <loopnest/detail/profiling_region.hpp>
+#include <loopnest/detail/tiled_transpose.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
@@ -80,21 +81,43 @@ void check_direction(const char* where, int direction, const Grid& grid) {
 // flux_difference, finalize_flux and pack_weno align; copy_fields, over whole arrays, measured
 // slower aligned and runs unshifted (docs/design.md, "Rows aligned to lines"; the numbers are in
 // docs/results/h200).
-template <class ExecutionSpace, class T, class Layout, class MemorySpace>
+// A schedule of several cells per thread needs the phase to start its strips on vectors, also
+// where it launches unaligned otherwise.
+template <class ExecutionSpace, class Schedule, class T, class Layout, class MemorySpace>
 row_phase rows_of(const box<3>& b, const field_set<T, Layout, MemorySpace>& fields) {
   const auto r = fields.ref();
   return row_phase_for<ExecutionSpace>(
-      b, fields.field(0).data() + r.offset(b.lower(0), b.lower(1), b.lower(2)), {r.s0, r.s1, r.s2});
+      b, fields.field(0).data() + r.offset(b.lower(0), b.lower(1), b.lower(2)), {r.s0, r.s1, r.s2},
+      Schedule::cells_per_thread);
 }
 
-// dst(v, cell) = src(v, cell) over a box: the body of the copy, finalize and packing loops.
+// The body of copy_cells: one cell, or a strip of N cells along box index Axis, of one variable.
+template <class Dst, class Src>
+struct copy_body {
+  using runs_strips = void;
+  Dst dst;
+  Src src;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
+    dst(v, i, j, k) = src.load(v, i, j, k);
+  }
+  template <int N, int Axis, class C>
+  KOKKOS_FORCEINLINE_FUNCTION void strip(int i, int j, int k, int v, const C&) const {
+    store_strip<N>(dst(v, i, j, k), stride_along<Axis>(dst),
+                   load_strip<N>(src(v, i, j, k), stride_along<Axis>(src)));
+  }
+};
+
+// dst(v, cell) = src(v, cell) over a box: the body of the copy, finalize and packing loops. Where
+// dst and src have different stride-1 indices (a transposing pack or finalize) the schedule runs
+// as a tiled transpose (Impl::transpose_cells).
 template <class Schedule, class ExecutionSpace, class Dst, class Src>
 void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
                 const Src& src, const char* label, const row_phase& rows) {
-  launch_cell_var<Schedule>(
-      exec, cells, nvar, no_cell_value{},
-      KOKKOS_LAMBDA(int i, int j, int k, int v) { dst(v, i, j, k) = src.load(v, i, j, k); }, label,
-      tile{}, rows);
+  if (transpose_cells<Schedule>(exec, cells, nvar, dst, src, label)) {
+    return;
+  }
+  launch_cell_var<Schedule>(exec, cells, nvar, no_cell_value{}, copy_body<Dst, Src>{dst, src},
+                            label, tile{}, rows);
 }
 
 // Launch bounds of flux_difference under a schedule with default_bounds. Its body keeps two or
@@ -113,6 +136,47 @@ struct flux_difference_bounds<Kokkos::Cuda> {
 };
 #endif
 
+// The body of one direction of flux_difference: one cell, or a strip of N cells along box index
+// Axis, of one variable, with the same operations for every element. Along the strip's own axis
+// the neighbours below are the strip's elements moved up by one, and only the first is loaded.
+template <int Direction, class T>
+struct flux_difference_body {
+  using runs_strips = void;
+  field_set_ref<T> r, f;
+  static constexpr int dx = Direction == 0, dy = Direction == 1, dz = Direction == 2;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v, T inv) const {
+    T& out     = r(v, i, j, k);
+    const T df = f.load(v, i - dx, j - dy, k - dz) - f.load(v, i, j, k);
+    out        = Direction == 0 ? inv * df : loopnest::fma(inv, df, r.load(v, i, j, k));
+  }
+  template <int N, int Axis>
+  KOKKOS_FORCEINLINE_FUNCTION void strip(int i, int j, int k, int v,
+                                         const strip_of<T, N>& inv) const {
+    const auto here = load_strip<N>(f(v, i, j, k), stride_along<Axis>(f));
+    strip_of<T, N> below;
+    if constexpr (Direction == Axis) {
+      below.x[0] = f.load(v, i - dx, j - dy, k - dz);
+      for (int u = 1; u < N; ++u) {
+        below.x[u] = here.x[u - 1];
+      }
+    } else {
+      below = load_strip<N>(f(v, i - dx, j - dy, k - dz), stride_along<Axis>(f));
+    }
+    strip_of<T, N> out;
+    if constexpr (Direction == 0) {
+      for (int u = 0; u < N; ++u) {
+        out.x[u] = inv.x[u] * (below.x[u] - here.x[u]);
+      }
+    } else {
+      out = load_strip<N>(r(v, i, j, k), stride_along<Axis>(r));
+      for (int u = 0; u < N; ++u) {
+        out.x[u] = loopnest::fma(inv.x[u], below.x[u] - here.x[u], out.x[u]);
+      }
+    }
+    store_strip<N>(r(v, i, j, k), stride_along<Axis>(r), out);
+  }
+};
+
 // One direction of flux_difference. The direction is a template argument: with the neighbour's
 // offset a constant every neighbour address is cheaper, which measured faster than the direction
 // as a kernel argument.
@@ -125,13 +189,7 @@ void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
       KOKKOS_LAMBDA(int i, int j, int k) {
         return T(inv_d(Direction == 0 ? i : Direction == 1 ? j : k));
       },
-      KOKKOS_LAMBDA(int i, int j, int k, int v, T inv) {
-        T& out     = r(v, i, j, k);
-        const T df = f.load(v, i - (Direction == 0), j - (Direction == 1), k - (Direction == 2)) -
-                     f.load(v, i, j, k);
-        out = Direction == 0 ? inv * df : loopnest::fma(inv, df, r.load(v, i, j, k));
-      },
-      label, tile{}, rows);
+      flux_difference_body<Direction, T>{r, f}, label, tile{}, rows);
 }
 
 }  // namespace Impl
@@ -145,9 +203,12 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
   Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
   Impl::check_disjoint("loopnest::copy_fields", "dst", dst, "src", src);
   const Impl::profiling_region region("loopnest::copy_fields");
-  Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, dst.with_ghosts(), dst.nvar(), dst.ref(),
-                                                    src.ref(), "loopnest::copy_fields",
-                                                    Impl::row_phase{});
+  using schedule   = with_layout_t<Schedule, Layout>;
+  const auto cells = dst.with_ghosts();
+  Impl::copy_cells<schedule>(exec, cells, dst.nvar(), dst.ref(), src.ref(), "loopnest::copy_fields",
+                             schedule::cells_per_thread > 1
+                                 ? Impl::rows_of<ExecutionSpace, schedule>(cells, dst)
+                                 : Impl::row_phase{});
 }
 
 // Flux difference along `direction` (0 = x, 1 = y, 2 = z) on the interior, MFC's advection
@@ -192,7 +253,7 @@ void flux_difference(const ExecutionSpace& exec, int direction,
   const auto interior = rhs.interior();
   const auto r        = rhs.ref();
   const auto f        = flux.ref();
-  const auto rows     = Impl::rows_of<ExecutionSpace>(interior, rhs);
+  const auto rows     = Impl::rows_of<ExecutionSpace, schedule>(interior, rhs);
   if (direction == 0) {
     Impl::flux_difference_along<0, schedule>(exec, interior, r, f, inv_d,
                                              "loopnest::flux_difference_x", rows);
@@ -227,12 +288,12 @@ void finalize_flux(const ExecutionSpace& exec, int direction,
   const Impl::profiling_region region(where);
   const box<3> faces{{direction == 0 ? -1 : 0, direction == 1 ? -1 : 0, direction == 2 ? -1 : 0},
                      {flux.interior_extent(0), flux.interior_extent(1), flux.interior_extent(2)}};
-  Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, faces, flux.nvar(), flux.ref(),
-                                                    flux_rs.ref(),
-                                                    direction == 0   ? "loopnest::finalize_flux_x"
-                                                    : direction == 1 ? "loopnest::finalize_flux_y"
-                                                                     : "loopnest::finalize_flux_z",
-                                                    Impl::rows_of<ExecutionSpace>(faces, flux));
+  using schedule = with_layout_t<Schedule, Layout>;
+  Impl::copy_cells<schedule>(exec, faces, flux.nvar(), flux.ref(), flux_rs.ref(),
+                             direction == 0   ? "loopnest::finalize_flux_x"
+                             : direction == 1 ? "loopnest::finalize_flux_y"
+                                              : "loopnest::finalize_flux_z",
+                             Impl::rows_of<ExecutionSpace, schedule>(faces, flux));
 }
 
 // WENO input packing: packed(x, y, z, v) = fields(v)(x, y, z) over every cell, ghosts included.
@@ -246,9 +307,10 @@ void pack_weno(const ExecutionSpace& exec,
   Impl::check_same_shape("loopnest::pack_weno", "packed", packed, "fields", fields, true);
   const Impl::profiling_region region("loopnest::pack_weno");
   const auto cells = fields.with_ghosts();
-  Impl::copy_cells<with_layout_t<Schedule, Layout>>(exec, cells, fields.nvar(), packed.ref(),
-                                                    fields.ref(), "loopnest::pack_weno",
-                                                    Impl::rows_of<ExecutionSpace>(cells, fields));
+  using schedule   = with_layout_t<Schedule, Layout>;
+  Impl::copy_cells<schedule>(exec, cells, fields.nvar(), packed.ref(), fields.ref(),
+                             "loopnest::pack_weno",
+                             Impl::rows_of<ExecutionSpace, schedule>(cells, fields));
 }
 
 }  // namespace loopnest

@@ -43,16 +43,22 @@ struct launch_bounds {
 };
 struct default_bounds {};
 
-// A schedule is a type: Kind, the mapping, the layout of the Views the loop body touches and the
-// launch bounds. The layout only tells loopnest which index has stride 1; the loop body indexes
-// its Views itself. Use the aliases below and change one property with with_mapping_t,
-// with_layout_t or with_launch_bounds_t:
+// A schedule is a type: Kind, the mapping, the layout of the Views the loop body touches, the
+// launch bounds and the cells per thread. The layout only tells loopnest which index has stride
+// 1; the loop body indexes its Views itself. CellsPerThread (1, 2 or 4; collapse3 and automatic
+// only) gives each collapse3 work item of a (cell, variable) loop over a 3D box that many
+// consecutive cells along the mapped index: a body that runs strips (as the field kernels' do)
+// moves each variable's cells as vectors of up to 16 bytes, any other body runs the cells in
+// turn; cell loops and 2D boxes keep one cell per work item. Use the aliases below and
+// change one property with with_mapping_t, with_layout_t, with_launch_bounds_t or
+// with_cells_per_thread_t:
 //   loopnest::for_each_cell_var<loopnest::collapse3>(...);
 //   using right = loopnest::with_layout_t<loopnest::collapse3, Kokkos::LayoutRight>;
 //   using negative_control = loopnest::with_mapping_t<loopnest::collapse3, loopnest::strided>;
 //   using wide_body = loopnest::with_launch_bounds_t<loopnest::collapse3, 256, 4>;
+//   using vectors = loopnest::with_cells_per_thread_t<loopnest::collapse3, 4>;
 template <schedule_kind Kind, class Mapping = contiguous, class Layout = Kokkos::LayoutLeft,
-          class Bounds = default_bounds>
+          class Bounds = default_bounds, int CellsPerThread = 1>
 struct schedule {
   static_assert(std::is_same<Mapping, contiguous>::value || std::is_same<Mapping, strided>::value,
                 "loopnest::schedule: the mapping must be loopnest::contiguous or "
@@ -65,11 +71,18 @@ struct schedule {
                     std::is_same<Bounds, default_bounds>::value,
                 "loopnest::schedule: kokkos_default launches with Kokkos' own parameters and "
                 "takes no launch bounds.");
+  static_assert(CellsPerThread == 1 || CellsPerThread == 2 || CellsPerThread == 4,
+                "loopnest::schedule: CellsPerThread must be 1, 2 or 4.");
+  static_assert(CellsPerThread == 1 || Kind == schedule_kind::collapse3 ||
+                    Kind == schedule_kind::automatic,
+                "loopnest::schedule: only collapse3 (and automatic, where it picks collapse3) "
+                "runs several cells per thread.");
 
-  static constexpr schedule_kind kind = Kind;
-  using mapping                       = Mapping;
-  using layout                        = Layout;
-  using bounds                        = Bounds;
+  static constexpr schedule_kind kind   = Kind;
+  using mapping                         = Mapping;
+  using layout                          = Layout;
+  using bounds                          = Bounds;
+  static constexpr int cells_per_thread = CellsPerThread;
 };
 
 using collapse4      = schedule<schedule_kind::collapse4>;
@@ -80,31 +93,36 @@ using automatic      = schedule<schedule_kind::automatic>;
 
 template <class T>
 struct is_schedule : std::false_type {};
-template <schedule_kind Kind, class Mapping, class Layout, class Bounds>
-struct is_schedule<schedule<Kind, Mapping, Layout, Bounds>> : std::true_type {};
+template <schedule_kind Kind, class Mapping, class Layout, class Bounds, int CellsPerThread>
+struct is_schedule<schedule<Kind, Mapping, Layout, Bounds, CellsPerThread>> : std::true_type {};
 template <class T>
 inline constexpr bool is_schedule_v = is_schedule<T>::value;
 
 template <class Schedule, class Mapping>
-using with_mapping_t =
-    schedule<Schedule::kind, Mapping, typename Schedule::layout, typename Schedule::bounds>;
+using with_mapping_t = schedule<Schedule::kind, Mapping, typename Schedule::layout,
+                                typename Schedule::bounds, Schedule::cells_per_thread>;
 template <class Schedule, class Layout>
-using with_layout_t =
-    schedule<Schedule::kind, typename Schedule::mapping, Layout, typename Schedule::bounds>;
+using with_layout_t = schedule<Schedule::kind, typename Schedule::mapping, Layout,
+                               typename Schedule::bounds, Schedule::cells_per_thread>;
 template <class Schedule, unsigned MaxThreads, unsigned MinBlocksPerSM>
 using with_launch_bounds_t =
     schedule<Schedule::kind, typename Schedule::mapping, typename Schedule::layout,
-             launch_bounds<MaxThreads, MinBlocksPerSM>>;
+             launch_bounds<MaxThreads, MinBlocksPerSM>, Schedule::cells_per_thread>;
+template <class Schedule, int CellsPerThread>
+using with_cells_per_thread_t =
+    schedule<Schedule::kind, typename Schedule::mapping, typename Schedule::layout,
+             typename Schedule::bounds, CellsPerThread>;
 
 namespace Impl {
 // Schedule with Bounds in place of default_bounds; bounds the caller chose stay, and
 // kokkos_default keeps Kokkos' own launch parameters.
 template <class Schedule, class Bounds>
-using or_bounds_t = std::conditional_t<
-    std::is_same<typename Schedule::bounds, default_bounds>::value &&
-        Schedule::kind != schedule_kind::kokkos_default,
-    schedule<Schedule::kind, typename Schedule::mapping, typename Schedule::layout, Bounds>,
-    Schedule>;
+using or_bounds_t =
+    std::conditional_t<std::is_same<typename Schedule::bounds, default_bounds>::value &&
+                           Schedule::kind != schedule_kind::kokkos_default,
+                       schedule<Schedule::kind, typename Schedule::mapping,
+                                typename Schedule::layout, Bounds, Schedule::cells_per_thread>,
+                       Schedule>;
 
 // Bounds that a kernel asks for its variable loop: they apply where each thread runs the
 // variables in turn (collapse3, flat, and automatic when it picks collapse3); a collapse4 work

@@ -20,8 +20,8 @@
 
 namespace loopnest::Impl {
 
-template <schedule_kind Kind, bool Reverse, class ScheduleBounds, class ExecutionSpace, int Rank,
-          class P, class F>
+template <schedule_kind Kind, bool Reverse, class ScheduleBounds, int Cells, class ExecutionSpace,
+          int Rank, class P, class F>
 void run_cell_var(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
                   int nvar, const P& per_cell, const F& f, const tile& explicit_tile,
                   const row_phase& rows) {
@@ -31,7 +31,10 @@ void run_cell_var(const std::string& label, const ExecutionSpace& exec, const po
         label, exec, pb, nvar, explicit_tile, cell_var_body<P, F, Rank, Reverse>{per_cell, f});
   } else if constexpr (Kind == schedule_kind::collapse3) {
     const cell_var_loop_body<P, F, Reverse> body{per_cell, f, nvar};
-    if constexpr (Rank == 3) {
+    if constexpr (Rank == 3 && Cells > 1) {
+      launch_strips<Cells, Reverse, bounds>(label, exec, pb, rows, explicit_tile,
+                                            cell_var_strip_body<P, F, Reverse, Cells>{body});
+    } else if constexpr (Rank == 3) {
       launch_rows<Reverse, bounds>(label, exec, pb, rows, explicit_tile, body);
     } else {
       launch_mdrange<Rank, Reverse, false, bounds>(label, exec, pb, nvar, explicit_tile, body);
@@ -75,19 +78,20 @@ void launch_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, c
   if (b.empty()) {
     return;
   }
+  constexpr int cells    = Schedule::cells_per_thread;
   const auto pb          = to_policy_order<reverse>(b);
   const auto policy_rows = to_policy_order<reverse>(rows);
   if constexpr (kind == schedule_kind::automatic) {
     if (b.size() < collapse4_below.value_or(automatic_collapse4_below(exec))) {
-      run_cell_var<schedule_kind::collapse4, reverse, bounds>(label, exec, pb, nvar, per_cell, f,
-                                                              explicit_tile, policy_rows);
+      run_cell_var<schedule_kind::collapse4, reverse, bounds, 1>(label, exec, pb, nvar, per_cell, f,
+                                                                 explicit_tile, policy_rows);
     } else {
-      run_cell_var<schedule_kind::collapse3, reverse, bounds>(label, exec, pb, nvar, per_cell, f,
-                                                              explicit_tile, policy_rows);
+      run_cell_var<schedule_kind::collapse3, reverse, bounds, cells>(
+          label, exec, pb, nvar, per_cell, f, explicit_tile, policy_rows);
     }
   } else {
-    run_cell_var<kind, reverse, bounds>(label, exec, pb, nvar, per_cell, f, explicit_tile,
-                                        policy_rows);
+    run_cell_var<kind, reverse, bounds, cells>(label, exec, pb, nvar, per_cell, f, explicit_tile,
+                                               policy_rows);
   }
 }
 

@@ -27,22 +27,27 @@ namespace loopnest::Impl {
 inline constexpr const char* cshift_table_label = "loopnest::cshift_table";
 
 // Per-backend choices for cshift. Host backends: one thread per team, which walks its block
-// in order; 64 passes of 64 bytes keep the block (4 KiB) in L1 and the teams few.
+// in order; 64 passes of 64 bytes keep the block (4 KiB) in L1 and the teams few. widest_word:
+// the widest word (bytes, up to 16) a row whose size and rotation allow it moves as; the
+// element's own word where it is wider or equal.
 template <class ExecutionSpace>
 struct cshift_traits {
   using managed_space                   = void;
   static constexpr int team_size        = 1;
   static constexpr int team_granularity = 1;
   static constexpr int passes           = 64;
+  static constexpr int widest_word      = 16;
 };
 
 // GPU backends: 256 threads per team, each with 64 bytes in flight in one pass. A row shorter
-// than the team gets a team of whole warps just covering it, so that no warp idles.
+// than the team gets a team of whole warps just covering it, so that no warp idles. 4-byte
+// elements move as 16-byte words where rows allow, four times the bytes per instruction.
 template <int Warp>
 struct gpu_cshift_traits {
   static constexpr int team_size        = 256;
   static constexpr int team_granularity = Warp;
   static constexpr int passes           = 1;
+  static constexpr int widest_word      = 16;
 };
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>

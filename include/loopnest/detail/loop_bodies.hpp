@@ -4,6 +4,7 @@
 #define LOOPNEST_DETAIL_LOOP_BODIES_HPP
 
 #include <loopnest/detail/policy_order.hpp>
+#include <loopnest/detail/strips.hpp>
 #include <loopnest/kokkos_compat.hpp>
 
 #include <type_traits>
@@ -43,6 +44,41 @@ struct bind_cell_value {
   }
 };
 
+// at(v) for every variable: groups of 4, then the 1 to 3 variables left as one unguarded group,
+// so that a body's read-only loads can move ahead of its stores within each group. nvcc's own
+// unrolling of a plain loop leaves the remainder one variable at a time, one load in flight per
+// thread, and guarding every call of a group measured slower still (docs/design.md, "Launch
+// bounds and loads in flight"; the numbers are in docs/results/h200).
+template <class At>
+KOKKOS_FORCEINLINE_FUNCTION void for_each_var_in_groups(int nvar, const At& at) {
+  int v = 0;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll 1
+#endif
+  for (; v + 4 <= nvar; v += 4) {
+    at(v);
+    at(v + 1);
+    at(v + 2);
+    at(v + 3);
+  }
+  switch (nvar - v) {
+    case 3:
+      at(v);
+      at(v + 1);
+      at(v + 2);
+      break;
+    case 2:
+      at(v);
+      at(v + 1);
+      break;
+    case 1:
+      at(v);
+      break;
+    default:
+      break;
+  }
+}
+
 // One work item per cell, the variables in order inside it (collapse3, flat): the per-cell
 // value is computed once for all variables.
 template <class P, class F, bool Reverse>
@@ -54,38 +90,35 @@ struct cell_var_loop_body {
   KOKKOS_FUNCTION void operator()(I... p) const {
     const auto c = invoke_cell<Reverse>(per_cell, static_cast<int>(p)...);
     const bind_cell_value<F, decltype(c)> g{f, c};
-    const auto at = [&](int v) { invoke_cell_var<Reverse>(g, v, static_cast<int>(p)...); };
-    // Groups of 4, then the 1 to 3 variables left as one unguarded group: a body's read-only
-    // loads can then move ahead of its stores within each group. nvcc's own unrolling of a plain
-    // loop leaves the remainder one variable at a time, one load in flight per thread, and
-    // guarding every call of a group measured slower still (docs/design.md, "Launch bounds and
-    // loads in flight"; the numbers are in docs/results/h200).
-    int v = 0;
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll 1
-#endif
-    for (; v + 4 <= nvar; v += 4) {
-      at(v);
-      at(v + 1);
-      at(v + 2);
-      at(v + 3);
+    for_each_var_in_groups(nvar,
+                           [&](int v) { invoke_cell_var<Reverse>(g, v, static_cast<int>(p)...); });
+  }
+};
+
+// A collapse3 work item of N cells along policy index 0 on a 3D box (launch_strips): one cell as
+// cell_var_loop_body, or a whole strip, whose per-cell values are computed first and whose
+// variables run as strips of the body (has_strips) or cell after cell.
+template <class P, class F, bool Reverse, int N>
+struct cell_var_strip_body {
+  cell_var_loop_body<P, F, Reverse> cell;
+  KOKKOS_FUNCTION void operator()(int p0, int p1, int p2) const { cell(p0, p1, p2); }
+  KOKKOS_FUNCTION void strip(int p0, int p1, int p2) const {
+    using value = std::decay_t<decltype(invoke_cell<Reverse>(cell.per_cell, p0, p1, p2))>;
+    strip_of<value, N> c;
+    for (int u = 0; u < N; ++u) {
+      c.x[u] = invoke_cell<Reverse>(cell.per_cell, p0 + u, p1, p2);
     }
-    switch (nvar - v) {
-      case 3:
-        at(v);
-        at(v + 1);
-        at(v + 2);
-        break;
-      case 2:
-        at(v);
-        at(v + 1);
-        break;
-      case 1:
-        at(v);
-        break;
-      default:
-        break;
-    }
+    for_each_var_in_groups(cell.nvar, [&](int v) {
+      if constexpr (has_strips<F>::value) {
+        invoke_cell<Reverse>(
+            [&](int i, int j, int k) { cell.f.template strip<N, Reverse ? 2 : 0>(i, j, k, v, c); },
+            p0, p1, p2);
+      } else {
+        for (int u = 0; u < N; ++u) {
+          invoke_cell_var<Reverse>(bind_cell_value<F, value>{cell.f, c.x[u]}, v, p0 + u, p1, p2);
+        }
+      }
+    });
   }
 };
 

@@ -46,9 +46,12 @@ struct row_phase {
 // The phase of the rows of b in an array of T whose element (b.lower()) is at first_cell, for
 // ExecutionSpace: the line is the backend's, or the longest power-of-two part of it whose shift
 // costs no row one more warp (FP64 rows of 201 take 16 elements, FP32 ones 16 of 32). No shift
-// where the backend takes none or no index has stride 1.
+// where the backend takes none or no index has stride 1. With `cells` per thread (strips) a warp
+// holds that many times more cells, and the line is never shorter than a strip, whose vectors
+// need the shift even where it costs a warp.
 template <class ExecutionSpace, class T>
-row_phase row_phase_for(const box<3>& b, const T* first_cell, const std::ptrdiff_t (&stride)[3]) {
+row_phase row_phase_for(const box<3>& b, const T* first_cell, const std::ptrdiff_t (&stride)[3],
+                        int cells = 1) {
   using traits       = row_alignment_traits<ExecutionSpace>;
   constexpr int elem = static_cast<int>(sizeof(T));
   row_phase rows;
@@ -63,14 +66,17 @@ row_phase row_phase_for(const box<3>& b, const T* first_cell, const std::ptrdiff
     if (d == 3) {
       return rows;
     }
-    const int e     = b.extent(d);
-    const int w     = traits::warp;
-    int lanes       = traits::bytes / elem;
-    const auto fits = [&](int l) { return (e + l - 1 + w - 1) / w == (e + w - 1) / w; };
-    while (lanes > 1 && !fits(lanes)) {
+    const int e        = b.extent(d);
+    const int w        = traits::warp;
+    int lanes          = traits::bytes / elem;
+    const auto threads = [&](int n) { return (n + cells - 1) / cells; };
+    const auto fits    = [&](int l) {
+      return (threads(e + l - 1) + w - 1) / w == (threads(e) + w - 1) / w;
+    };
+    while (lanes > 1 && lanes > cells && !fits(lanes)) {
       lanes /= 2;
     }
-    if (lanes < 2) {
+    if (lanes < 2 || lanes < cells) {
       return rows;
     }
     rows.first =
@@ -93,6 +99,24 @@ row_phase to_policy_order(const row_phase& rows) {
   return p;
 }
 
+// The phase of row (j, k): the element address of its first cell modulo the line (mask + 1), from
+// origin, that of row (0, 0), and the rows' strides, all modulo 2^32. mask 0: no phase.
+struct phase_of_rows {
+  std::uint32_t origin, step1, step2, mask;
+  KOKKOS_FORCEINLINE_FUNCTION int operator()(int j, int k) const {
+    return static_cast<int>(
+        (origin + static_cast<std::uint32_t>(j) * step1 + static_cast<std::uint32_t>(k) * step2) &
+        mask);
+  }
+};
+
+// The phases of the rows of pb (in policy order) by rows, on a line of `lanes` elements.
+inline phase_of_rows phases_of(const policy_box<3>& pb, const row_phase& rows, int lanes) {
+  return {rows.first - static_cast<std::uint32_t>(pb.lower[1]) * rows.step[1] -
+              static_cast<std::uint32_t>(pb.lower[2]) * rows.step[2],
+          rows.step[1], rows.step[2], static_cast<std::uint32_t>(lanes - 1)};
+}
+
 // A collapse3 body over rows shifted by their phase: policy index 0 runs over a row's extent plus
 // up to lanes - 1 leading threads, rounded up to whole warps, and element i of row (j, k) goes to
 // thread i + phase(j, k), so that thread t always touches an address that is t modulo lanes; the
@@ -101,12 +125,9 @@ template <class Body>
 struct aligned_rows_body {
   Body body;
   int lower0, extent0;
-  std::uint32_t origin, step1, step2, mask;
+  phase_of_rows phase;
   KOKKOS_FUNCTION void operator()(int t, int j, int k) const {
-    const auto phase =
-        (origin + static_cast<std::uint32_t>(j) * step1 + static_cast<std::uint32_t>(k) * step2) &
-        mask;
-    const int i = t - static_cast<int>(phase);
+    const int i = t - phase(j, k);
     if (i >= 0 && i < extent0) {
       body(lower0 + i, j, k);
     }
@@ -126,14 +147,51 @@ void launch_rows(const std::string& label, const ExecutionSpace& exec, const pol
   const int w = rows.warp;
   policy_box<3> padded{{0, pb.lower[1], pb.lower[2]},
                        {(pb.extent(0) + rows.lanes - 1 + w - 1) / w * w, pb.upper[1], pb.upper[2]}};
-  const auto lower1 = static_cast<std::uint32_t>(pb.lower[1]);
-  const auto lower2 = static_cast<std::uint32_t>(pb.lower[2]);
   launch_mdrange<3, Reverse, false, Bounds>(
       label, exec, padded, 0, explicit_tile,
-      aligned_rows_body<Body>{body, pb.lower[0], pb.extent(0),
-                              rows.first - lower1 * rows.step[1] - lower2 * rows.step[2],
-                              rows.step[1], rows.step[2],
-                              static_cast<std::uint32_t>(rows.lanes - 1)});
+      aligned_rows_body<Body>{body, pb.lower[0], pb.extent(0), phases_of(pb, rows, rows.lanes)});
+}
+
+// A collapse3 body over strips of N cells along policy index 0: strip thread t runs the cells from
+// N t - phase(j, k) on, so that with the rows' phase (lanes a multiple of N) every strip starts on
+// a vector of the array the kernel names; a strip cut by the row's ends runs its cells in the row
+// one by one (body(i, j, k)), a whole one as body.strip(i, j, k).
+template <class Body, int N>
+struct aligned_strips_body {
+  Body body;
+  int lower0, extent0;
+  phase_of_rows phase;
+  KOKKOS_FUNCTION void operator()(int t, int j, int k) const {
+    const int i = N * t - phase(j, k);
+    if (i >= 0 && i + N <= extent0) {
+      body.strip(lower0 + i, j, k);
+    } else {
+      for (int u = 0; u < N; ++u) {
+        if (i + u >= 0 && i + u < extent0) {
+          body(lower0 + i + u, j, k);
+        }
+      }
+    }
+  }
+};
+
+// Launches a collapse3 body of strips of N cells over the box, with its rows' phase where there
+// is one of at least a strip (as launch_rows), from each row's first cell otherwise; an explicit
+// tile counts threads, a strip each, along policy index 0.
+template <int N, bool Reverse, class Bounds, class ExecutionSpace, class Body>
+void launch_strips(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
+                   const row_phase& rows, const tile& explicit_tile, const Body& body) {
+  const bool shifted = rows.lanes >= N && rows.step[0] == 1 && explicit_tile.is_default();
+  const int lanes    = shifted ? rows.lanes : 1;
+  const int w        = shifted ? rows.warp : 1;
+  const int threads  = (pb.extent(0) + lanes - 1 + N - 1) / N;
+  policy_box<3> padded{{0, pb.lower[1], pb.lower[2]},
+                       {(threads + w - 1) / w * w, pb.upper[1], pb.upper[2]}};
+  launch_mdrange<3, Reverse, false, Bounds>(
+      label, exec, padded, 0, explicit_tile,
+      aligned_strips_body<Body, N>{
+          body, pb.lower[0], pb.extent(0),
+          shifted ? phases_of(pb, rows, lanes) : phase_of_rows{0, 0, 0, 0}});
 }
 
 }  // namespace loopnest::Impl
