@@ -59,18 +59,17 @@ struct options {
   loopnest::precision precision = loopnest::precision::fp64;
 #if defined(LOOPNEST_DIFFUSION_MPI)
   // Ranks along x and y (0: MPI_Dims_create chooses), whether --ranks was given.
-  int ranks[2] = {0, 0 int steps_per_pass = 0;  // 0: the temporal variant's default on this backend
+  int ranks[2]          = {0, 0};
+  bool ranks_given      = false;
+  bool overlap          = true;
+  std::string transport = "mpi_host";
+#endif
+  int steps_per_pass = 0;  // 0: the temporal variant's default on this backend
 };
 
 // The temporal variant's default and largest steps per pass on the default device, in T.
 template <class T>
 using temporal_traits = loopnest::diffusion_temporal_traits<Kokkos::DefaultExecutionSpace, T>;
-
-bool ranks_given      = false;
-bool overlap          = true;
-std::string transport = "mpi_host";
-#endif
-};  // namespace
 
 // The method of a run over several ranks: the distributed solver (collapse3 loops, a halo
 // exchange every step).
