@@ -57,10 +57,12 @@ struct options {
   loopnest::precision precision = loopnest::precision::fp64;
 #if defined(LOOPNEST_DIFFUSION_MPI)
   // Ranks along x and y (0: MPI_Dims_create chooses), whether --ranks was given.
-  int ranks[2]          = {0, 0};
-  bool ranks_given      = false;
-  bool overlap          = true;
-  std::string transport = "mpi_host";
+  int ranks[2] = {0, 0};
+  // Whether --ranks, --transport, --no-overlap or VARIANT distributed asked for the distributed
+  // solver (which one rank then runs too).
+  bool distributed_asked = false;
+  bool overlap           = true;
+  std::string transport  = "mpi_host";
 #endif
 };
 
@@ -160,7 +162,8 @@ options parse(int argc, char** argv, bool writer = true) {
         } catch (const std::invalid_argument&) {
           throw usage_error("--transport = '" + value + "' is not mpi_host, mpi_device or nccl");
         }
-        o.transport = value;
+        o.transport         = value;
+        o.distributed_asked = true;
       } else {
         const auto x = value.find('x');
         try {
@@ -172,10 +175,11 @@ options parse(int argc, char** argv, bool writer = true) {
         } catch (const usage_error&) {
           throw usage_error("--ranks = '" + value + "' is not PXxPY with two positive integers");
         }
-        o.ranks_given = true;
+        o.distributed_asked = true;
       }
     } else if (arg == "--no-overlap") {
-      o.overlap = false;
+      o.overlap           = false;
+      o.distributed_asked = true;
 #endif
     } else if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
       throw usage_error("unknown option '" + arg + "'");
@@ -403,6 +407,26 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   return status;
 }
 
+// Whether MPI is wanted: the process was started by an MPI launcher (Open MPI, MPICH and Intel MPI
+// through PMI, PMIx launchers, MVAPICH), or an argument asks for the distributed solver. Otherwise
+// the tool never initialises MPI and runs exactly as the tool built without it.
+bool wants_mpi(int argc, char** argv) {
+  for (const char* launcher :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"}) {
+    if (std::getenv(launcher) != nullptr) {
+      return true;
+    }
+  }
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--ranks" || arg == "--transport" || arg == "--no-overlap" ||
+        arg == distributed_method) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Under MPI: one rank without --ranks or VARIANT distributed runs exactly as the tool without
 // MPI; otherwise the distributed run. A mistake in the arguments is found by every rank (rank 0
 // alone checks FIELD_FILE, which only it writes, and the ranks agree before anything runs).
@@ -433,7 +457,7 @@ int mpi_main(int argc, char** argv) {
       } catch (const usage_error& e) {
         refused = loopnest::Impl::refuse(e.what());
       }
-      const bool distributed = size > 1 || o.ranks_given || o.variant == distributed_method;
+      const bool distributed = size > 1 || o.distributed_asked || o.variant == distributed_method;
       if (size == 1 && !distributed) {
         if (refused.kind != loopnest::Impl::rank_error_kind::none) {
           std::fprintf(stderr, "loopnest-diffusion: %s\n", refused.message.c_str());
@@ -477,8 +501,10 @@ int mpi_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
 #if defined(LOOPNEST_DIFFUSION_MPI)
-  return mpi_main(argc, argv);
-#else
+  if (wants_mpi(argc, argv)) {
+    return mpi_main(argc, argv);
+  }
+#endif
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
       print_usage(stdout);
@@ -493,5 +519,4 @@ int main(int argc, char** argv) {
     return usage;
   }
   return flush_stdout(run_one_rank(o, clock_type::now()));
-#endif
 }
