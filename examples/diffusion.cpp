@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -313,27 +314,32 @@ void run_and_report(const options& o, clock_type::time_point start) {
   check_write_and_print(o, u, t, seconds_since(start), "");
 }
 
+// The exit status of a run, check and report: an output that could not be written, or a run or
+// check that failed (CHECK=FAIL), is reported on one line.
+int report_status(const std::function<void()>& run_check_and_report) {
+  try {
+    run_check_and_report();
+    return pass;
+  } catch (const output_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return io_error;
+  } catch (const std::exception& e) {
+    std::printf("CHECK=FAIL\n");
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return check_failed;
+  }
+}
+
 // A run on one process, after its arguments were parsed: exactly the tool without MPI.
 int run_one_rank(const options& o, clock_type::time_point start) {
-  int status = pass;
-  {
-    Kokkos::ScopeGuard kokkos;
-    try {
-      if (o.precision == loopnest::precision::fp32) {
-        run_and_report<float>(o, start);
-      } else {
-        run_and_report<double>(o, start);
-      }
-    } catch (const output_error& e) {
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = io_error;
-    } catch (const std::exception& e) {
-      std::printf("CHECK=FAIL\n");
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = check_failed;
+  const Kokkos::ScopeGuard kokkos;
+  return report_status([&] {
+    if (o.precision == loopnest::precision::fp32) {
+      run_and_report<float>(o, start);
+    } else {
+      run_and_report<double>(o, start);
     }
-  }
-  return status;
+  });
 }
 
 // A full disk or a closed pipe on standard output is an error too, not a silent success.
@@ -388,20 +394,12 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   t.exit     = seconds_since(t0);
   int status = pass;
   if (rank == 0) {
-    try {
+    status = flush_stdout(report_status([&] {
       check_write_and_print(o, u, t, seconds_since(start),
                             "RANKS=" + std::to_string(d->ranks(0)) + "x" +
                                 std::to_string(d->ranks(1)) + "\nTRANSPORT=" + o.transport +
                                 "\nOVERLAP=" + (o.overlap ? "on" : "off") + "\n");
-      status = flush_stdout(pass);
-    } catch (const output_error& e) {
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = io_error;
-    } catch (const std::exception& e) {
-      std::printf("CHECK=FAIL\n");
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = check_failed;
-    }
+    }));
   }
   loopnest::Impl::mpi_check(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
   return status;
