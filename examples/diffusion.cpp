@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -59,10 +60,12 @@ struct options {
   loopnest::precision precision = loopnest::precision::fp64;
 #if defined(LOOPNEST_DIFFUSION_MPI)
   // Ranks along x and y (0: MPI_Dims_create chooses), whether --ranks was given.
-  int ranks[2]          = {0, 0};
-  bool ranks_given      = false;
-  bool overlap          = true;
-  std::string transport = "mpi_host";
+  int ranks[2] = {0, 0};
+  // Whether --ranks, --transport, --no-overlap or VARIANT distributed asked for the distributed
+  // solver (which one rank then runs too).
+  bool distributed_asked = false;
+  bool overlap           = true;
+  std::string transport  = "mpi_host";
 #endif
   int steps_per_pass = 0;  // 0: the temporal variant's default on this backend
 };
@@ -177,7 +180,8 @@ options parse(int argc, char** argv, bool writer = true) {
         } catch (const std::invalid_argument&) {
           throw usage_error("--transport = '" + value + "' is not mpi_host, mpi_device or nccl");
         }
-        o.transport = value;
+        o.transport         = value;
+        o.distributed_asked = true;
       } else {
         const auto x = value.find('x');
         try {
@@ -189,10 +193,11 @@ options parse(int argc, char** argv, bool writer = true) {
         } catch (const usage_error&) {
           throw usage_error("--ranks = '" + value + "' is not PXxPY with two positive integers");
         }
-        o.ranks_given = true;
+        o.distributed_asked = true;
       }
     } else if (arg == "--no-overlap") {
-      o.overlap = false;
+      o.overlap           = false;
+      o.distributed_asked = true;
 #endif
     } else if (arg == "--steps-per-pass") {
       if (a + 1 == argc) {
@@ -355,27 +360,32 @@ void run_and_report(const options& o, clock_type::time_point start) {
   check_write_and_print(o, u, t, seconds_since(start), layout);
 }
 
+// The exit status of a run, check and report: an output that could not be written, or a run or
+// check that failed (CHECK=FAIL), is reported on one line.
+int report_status(const std::function<void()>& run_check_and_report) {
+  try {
+    run_check_and_report();
+    return pass;
+  } catch (const output_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return io_error;
+  } catch (const std::exception& e) {
+    std::printf("CHECK=FAIL\n");
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return check_failed;
+  }
+}
+
 // A run on one process, after its arguments were parsed: exactly the tool without MPI.
 int run_one_rank(const options& o, clock_type::time_point start) {
-  int status = pass;
-  {
-    Kokkos::ScopeGuard kokkos;
-    try {
-      if (o.precision == loopnest::precision::fp32) {
-        run_and_report<float>(o, start);
-      } else {
-        run_and_report<double>(o, start);
-      }
-    } catch (const output_error& e) {
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = io_error;
-    } catch (const std::exception& e) {
-      std::printf("CHECK=FAIL\n");
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = check_failed;
+  const Kokkos::ScopeGuard kokkos;
+  return report_status([&] {
+    if (o.precision == loopnest::precision::fp32) {
+      run_and_report<float>(o, start);
+    } else {
+      run_and_report<double>(o, start);
     }
-  }
-  return status;
+  });
 }
 
 // A full disk or a closed pipe on standard output is an error too, not a silent success.
@@ -430,23 +440,35 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   t.exit     = seconds_since(t0);
   int status = pass;
   if (rank == 0) {
-    try {
+    status = flush_stdout(report_status([&] {
       check_write_and_print(o, u, t, seconds_since(start),
                             "RANKS=" + std::to_string(d->ranks(0)) + "x" +
                                 std::to_string(d->ranks(1)) + "\nTRANSPORT=" + o.transport +
                                 "\nOVERLAP=" + (o.overlap ? "on" : "off") + "\n");
-      status = flush_stdout(pass);
-    } catch (const output_error& e) {
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = io_error;
-    } catch (const std::exception& e) {
-      std::printf("CHECK=FAIL\n");
-      std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
-      status = check_failed;
-    }
+    }));
   }
   loopnest::Impl::mpi_check(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");
   return status;
+}
+
+// Whether MPI is wanted: the process was started by an MPI launcher (Open MPI, MPICH and Intel MPI
+// through PMI, PMIx launchers, MVAPICH), or an argument asks for the distributed solver. Otherwise
+// the tool never initialises MPI and runs exactly as the tool built without it.
+bool wants_mpi(int argc, char** argv) {
+  for (const char* launcher :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"}) {
+    if (std::getenv(launcher) != nullptr) {
+      return true;
+    }
+  }
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--ranks" || arg == "--transport" || arg == "--no-overlap" ||
+        arg == distributed_method) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // Under MPI: one rank without --ranks or VARIANT distributed runs exactly as the tool without
@@ -479,7 +501,7 @@ int mpi_main(int argc, char** argv) {
       } catch (const usage_error& e) {
         refused = loopnest::Impl::refuse(e.what());
       }
-      const bool distributed = size > 1 || o.ranks_given || o.variant == distributed_method;
+      const bool distributed = size > 1 || o.distributed_asked || o.variant == distributed_method;
       if (size == 1 && !distributed) {
         if (refused.kind != loopnest::Impl::rank_error_kind::none) {
           std::fprintf(stderr, "loopnest-diffusion: %s\n", refused.message.c_str());
@@ -523,8 +545,10 @@ int mpi_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
 #if defined(LOOPNEST_DIFFUSION_MPI)
-  return mpi_main(argc, argv);
-#else
+  if (wants_mpi(argc, argv)) {
+    return mpi_main(argc, argv);
+  }
+#endif
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
       print_usage(stdout);
@@ -539,5 +563,4 @@ int main(int argc, char** argv) {
     return usage;
   }
   return flush_stdout(run_one_rank(o, clock_type::now()));
-#endif
 }

