@@ -584,10 +584,11 @@ int diffusion_temporal_resident_threads(const ExecutionSpace& exec, int steps) {
 }
 
 // The plan of least modelled time for a pass of `steps` steps: every team size the traits allow
-// whose scratch fits, every segment count up to four waves of concurrent teams. Time is modelled
-// as waves * (teams per wave) * (rows a team streams) * (columns it computes), i.e. a machine of
-// fixed throughput that finishes a wave when its slowest team does, so that a grid of any width
-// is cut into a number of teams that fills whole waves. Returns team_size 0 when nothing fits.
+// whose scratch and registers fit, every segment count up to four waves of concurrent teams. Time
+// is modelled as waves * (teams per wave) * (rows a team streams) * (columns it computes), i.e. a
+// machine of fixed throughput that finishes a wave when its slowest team does, so that a grid of
+// any width is cut into a number of teams that fills whole waves. Returns team_size 0 when nothing
+// fits.
 template <class T, class ExecutionSpace>
 diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
                                                 int steps) {
@@ -604,7 +605,7 @@ diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int 
     const int width = team_size * columns - 2 * steps;
     const std::size_t scratch =
         diffusion_temporal_scratch_bytes<T, ExecutionSpace>(steps, team_size);
-    if (width < 1 || scratch > scratch_max) {
+    if (width < 1 || scratch > scratch_max || team_size > resident) {
       continue;
     }
     const int strips = (interior_x + width - 1) / width;
@@ -834,11 +835,10 @@ class diffusion_solver {
     } else if constexpr (Variant == diffusion_variant::kokkos_default) {
       Impl::diffusion_step_schedule<kokkos_default>(m_exec, a, u, v,
                                                     "loopnest::diffusion/kokkos_default");
-    } else {
-      static_assert(Variant == diffusion_variant::vectorized,
-                    "every stepwise variant has a step (temporal advances by passes)");
+    } else if constexpr (Variant == diffusion_variant::vectorized) {
       Impl::diffusion_step_vectorized(m_exec, a, u, v);
     }
+    // temporal advances by passes of several steps (advance), never by one step here.
   }
 
   ExecutionSpace m_exec;
