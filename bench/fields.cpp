@@ -262,11 +262,15 @@ void register_size(int n, std::tuple<Schedules...>*) {
 }
 
 // Every schedule and mapping, and collapse3 with strips of 2 and 4 cells per thread
-// (fields/<kernel>/collapse3-cells4/contiguous/...).
+// (fields/<kernel>/collapse3-cells4/contiguous/...), the latter also with 64 registers a thread
+// (collapse3-cells4-lb256x4): four variables of four floats in flight fill the 32 registers of
+// the default bounds on CUDA.
 template <class T>
 void register_precision() {
-  using strips = std::tuple<loopnest_test::with_cells<Kokkos::LayoutLeft, 2>,
-                            loopnest_test::with_cells<Kokkos::LayoutLeft, 4>>;
+  using strips = std::tuple<
+      loopnest_test::with_cells<Kokkos::LayoutLeft, 2>,
+      loopnest_test::with_cells<Kokkos::LayoutLeft, 4>,
+      loopnest::with_launch_bounds_t<loopnest_test::with_cells<Kokkos::LayoutLeft, 4>, 256, 4>>;
   for (const int n : {256, 201, 128, 64, 32}) {
     register_size<T>(
         n, static_cast<loopnest_test::schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));

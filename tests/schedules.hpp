@@ -6,6 +6,7 @@
 
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 namespace loopnest_test {
 
@@ -42,12 +43,20 @@ using strip_schedules = std::tuple<
     loopnest::with_mapping_t<with_cells<Layout, 4>, loopnest::strided>,
     loopnest::with_cells_per_thread_t<loopnest::with_layout_t<loopnest::automatic, Layout>, 4>>;
 
-// The schedule's kind, with its cells per thread when there are several: collapse3-cells4.
+// The schedule's kind, with its cells per thread when there are several and its launch bounds
+// when it has its own: collapse3-cells4, collapse3-cells4-lb256x4.
 template <class Schedule>
 std::string kind_name() {
-  return std::string(loopnest::name(Schedule::kind)) +
-         (Schedule::cells_per_thread > 1 ? "-cells" + std::to_string(Schedule::cells_per_thread)
-                                         : "");
+  std::string name = loopnest::name(Schedule::kind);
+  if (Schedule::cells_per_thread > 1) {
+    name += "-cells" + std::to_string(Schedule::cells_per_thread);
+  }
+  using bounds = typename Schedule::bounds;
+  if constexpr (!std::is_same<bounds, loopnest::default_bounds>::value) {
+    name += "-lb" + std::to_string(bounds::max_threads) + "x" +
+            std::to_string(bounds::min_blocks_per_sm);
+  }
+  return name;
 }
 
 }  // namespace loopnest_test
