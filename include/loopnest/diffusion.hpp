@@ -394,7 +394,7 @@ std::size_t diffusion_temporal_scratch_bytes(int steps, int team_size) {
 // j0 + length - 1 + 2K; at row n, step level t computes row n - 2t from level t - 1's rows
 // n - 2t - 1 to n - 2t + 1, all finished at earlier rows, so a row needs a single barrier. Level
 // t is right on columns [a - K + t, a - K + team_size * C - t) and rows [j0 - K + t,
-// j0 + length - 1 + K - t): level K on the cells the team writes. Cells outside the grid read as
+// j0 + length + K - t): level K on the cells the team writes. Cells outside the grid read as
 // 0, and edge cells keep their value at every level, as in the stepwise solver.
 template <class T, int K, int C, class ExecutionSpace>
 struct diffusion_temporal_kernel {
