@@ -7,6 +7,7 @@
 #include <loopnest/diffusion.hpp>
 #include <loopnest/tools/diffusion_tool.hpp>
 #include <loopnest/tools/field_file.hpp>
+#include <loopnest/tools/mpi_launcher.hpp>
 #include <loopnest/tools/precision.hpp>
 
 #include <algorithm>
@@ -455,11 +456,8 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
 // through PMI, PMIx launchers, MVAPICH), or an argument asks for the distributed solver. Otherwise
 // the tool never initialises MPI and runs exactly as the tool built without it.
 bool wants_mpi(int argc, char** argv) {
-  for (const char* launcher :
-       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"}) {
-    if (std::getenv(launcher) != nullptr) {
-      return true;
-    }
+  if (loopnest::started_by_mpi_launcher()) {
+    return true;
   }
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];

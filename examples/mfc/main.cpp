@@ -19,6 +19,7 @@
 #endif
 
 #include <loopnest/schedule.hpp>
+#include <loopnest/tools/mpi_launcher.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -44,6 +45,9 @@ constexpr bool mpi_build = true;
 #else
 constexpr bool mpi_build = false;
 #endif
+// Whether this run initialised MPI: only under an MPI launcher or with --transport, so that a
+// plain run behaves as the tool built without MPI.
+bool with_mpi = false;
 
 // Exit statuses: done; the run went unphysical; a case or command line the port refuses (nothing
 // written); an output that could not be written.
@@ -176,6 +180,9 @@ options parse_arguments(int argc, char* argv[]) {
 // What every rank of a run agrees on (one rank without MPI): whether all of them succeeded.
 bool all_ranks(bool ok) {
 #ifdef LOOPNEST_MFC_MPI
+  if (!with_mpi) {
+    return ok;
+  }
   int mine = ok ? 1 : 0, all = 0;
   loopnest_mfc::distributed_case::check(
       MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
@@ -188,7 +195,9 @@ bool all_ranks(bool ok) {
 int this_rank() {
   int rank = 0;
 #ifdef LOOPNEST_MFC_MPI
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (with_mpi) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  }
 #endif
   return rank;
 }
@@ -210,8 +219,10 @@ class staged_output {
       }
     }
 #ifdef LOOPNEST_MFC_MPI
-    loopnest_mfc::distributed_case::check(MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD),
-                                          "MPI_Bcast");
+    if (with_mpi) {
+      loopnest_mfc::distributed_case::check(MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD),
+                                            "MPI_Bcast");
+    }
 #endif
     if (!all_ranks(failure.empty())) {
       throw std::runtime_error(failure.empty() ? "rank 0 could not create the output stage"
@@ -268,7 +279,9 @@ class staged_output {
       return;
     }
 #ifdef LOOPNEST_MFC_MPI
-    MPI_Barrier(MPI_COMM_WORLD);
+    if (with_mpi) {
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
 #endif
     if (m_owner) {
       const std::string d = m_stage + "/D";
@@ -348,21 +361,11 @@ struct run_site {
 #endif
 };
 
-template <class T, class Schedule>
-loopnest_mfc::run_result run(const run_site& site, const loopnest_mfc::initial_condition& ic,
-                             const options& o, const std::string& out_dir) {
-  const loopnest_mfc::case_config& c   = site.c;
-  const loopnest_mfc::host_fields cons = loopnest_mfc::conservative_of<T>(c, ic.prim);
-  loopnest_mfc::kernel_profile profile(o.profile);
-#ifdef LOOPNEST_MFC_MPI
-  const loopnest_mfc::halo_setup<Schedule> setup{site.distributed,
-                                                 loopnest::parse_halo_transport(o.transport)};
-  loopnest_mfc::run_result r = loopnest_mfc::run_case<T, Schedule>(
-      c, site.g, cons, out_dir, profile, o.profile, site.distributed->ranks(), setup);
-#else
-  loopnest_mfc::run_result r =
-      loopnest_mfc::run_case<T, Schedule>(c, site.g, cons, out_dir, profile, o.profile);
-#endif
+// --profile's table, printed by rank 0.
+template <class T>
+void print_profile_of(const loopnest_mfc::case_config& c, const options& o,
+                      const loopnest_mfc::kernel_profile& profile,
+                      const loopnest_mfc::run_result& r) {
   if (o.profile) {
     const std::size_t bytes = static_cast<std::size_t>(c.sys_size()) * (c.m() + 1) * (c.n() + 1) *
                               (c.p() + 1) * sizeof(T);
@@ -371,6 +374,27 @@ loopnest_mfc::run_result run(const run_site& site, const loopnest_mfc::initial_c
       print_profile(profile, bandwidth, r.steps);
     }
   }
+}
+
+template <class T, class Schedule>
+loopnest_mfc::run_result run(const run_site& site, const loopnest_mfc::initial_condition& ic,
+                             const options& o, const std::string& out_dir) {
+  const loopnest_mfc::case_config& c   = site.c;
+  const loopnest_mfc::host_fields cons = loopnest_mfc::conservative_of<T>(c, ic.prim);
+  loopnest_mfc::kernel_profile profile(o.profile);
+#ifdef LOOPNEST_MFC_MPI
+  if (site.distributed != nullptr) {
+    const loopnest_mfc::halo_setup<Schedule> setup{site.distributed,
+                                                   loopnest::parse_halo_transport(o.transport)};
+    loopnest_mfc::run_result r = loopnest_mfc::run_case<T, Schedule>(
+        c, site.g, cons, out_dir, profile, o.profile, site.distributed->ranks(), setup);
+    print_profile_of<T>(c, o, profile, r);
+    return r;
+  }
+#endif
+  loopnest_mfc::run_result r =
+      loopnest_mfc::run_case<T, Schedule>(c, site.g, cons, out_dir, profile, o.profile);
+  print_profile_of<T>(c, o, profile, r);
   return r;
 }
 
@@ -413,15 +437,19 @@ int run_tool(int argc, char* argv[]) {
   const loopnest_mfc::grid whole_grid = loopnest_mfc::generate_grid(c);
 #ifdef LOOPNEST_MFC_MPI
   std::optional<loopnest_mfc::distributed_case> distributed;
-  try {
-    distributed.emplace(MPI_COMM_WORLD, c, whole_grid);
-  } catch (const std::exception& e) {
-    if (root) {
-      std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+  if (with_mpi) {
+    try {
+      distributed.emplace(MPI_COMM_WORLD, c, whole_grid);
+    } catch (const std::exception& e) {
+      if (root) {
+        std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+      }
+      return refused;
     }
-    return refused;
   }
-  const run_site site{distributed->local(), distributed->local_grid_of_rank(), &*distributed};
+  const run_site site =
+      distributed ? run_site{distributed->local(), distributed->local_grid_of_rank(), &*distributed}
+                  : run_site{c, whole_grid};
 #else
   const run_site site{c, whole_grid};
 #endif
@@ -462,10 +490,12 @@ int run_tool(int argc, char* argv[]) {
               o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, written.size(),
               o.case_dir.c_str());
 #ifdef LOOPNEST_MFC_MPI
-  const loopnest::cartesian_decomposition& d = distributed->decomposition();
-  std::printf("RANKS=%d\nDECOMPOSITION=%d %d %d\nTRANSPORT=%s\n", d.size(), d.ranks(0),
-              c.num_dims > 1 ? d.ranks(1) : 1, c.num_dims > 2 ? d.ranks(2) : 1,
-              o.transport.c_str());
+  if (distributed) {
+    const loopnest::cartesian_decomposition& d = distributed->decomposition();
+    std::printf("RANKS=%d\nDECOMPOSITION=%d %d %d\nTRANSPORT=%s\n", d.size(), d.ranks(0),
+                c.num_dims > 1 ? d.ranks(1) : 1, c.num_dims > 2 ? d.ranks(2) : 1,
+                o.transport.c_str());
+  }
 #endif
   if (r.timed_steps > 0) {
     std::printf("Time per step: %.6e s\n", r.time_avg);
@@ -492,6 +522,13 @@ int main(int argc, char* argv[]) {
     }
   }
 #ifdef LOOPNEST_MFC_MPI
+  with_mpi = loopnest::started_by_mpi_launcher();
+  for (int k = 1; k < argc; ++k) {
+    with_mpi = with_mpi || std::strcmp(argv[k], "--transport") == 0;
+  }
+  if (!with_mpi) {
+    return run_tool(argc, argv);
+  }
   if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
     std::fprintf(stderr, "loopnest-mfc: MPI_Init failed\n");
     return io_error;
