@@ -451,7 +451,7 @@ int main(int argc, char** argv) {
       std::vector<halo_transport> transports;
       std::string unavailable;
       for (const auto t : loopnest::halo_transports) {
-        if (loopnest::halo_transport_available<exec_space>(t)) {
+        if (loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD)) {
           transports.push_back(t);
         } else {
           unavailable += std::string(unavailable.empty() ? "" : ", ") + name(t);

@@ -6,6 +6,8 @@
 
 #include <loopnest/loopnest.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -35,14 +37,19 @@ inline loopnest::tile make_tile(const std::vector<int>& s) {
 }
 
 // A tile for a loop of these extents that the backend takes: each size 1, up to a little past
-// the extent, or well past it (up to 96, beyond a GPU block's 64 along z), then the largest
-// halved until the tile holds at most max_points points.
-inline loopnest::tile draw_tile(std::mt19937& gen, const std::vector<int>& extents,
-                                int max_points) {
+// the extent, or well past it (up to 96), then the largest halved until the tile holds at most
+// max_points points. With three or more indices the first and the last (the policy runs either
+// one last, by the schedule's order) hold at most max_last, past which the backend refuses a tile.
+inline loopnest::tile draw_tile(std::mt19937& gen, const std::vector<int>& extents, int max_points,
+                                int max_last = INT_MAX) {
   std::vector<int> s;
   for (const int n : extents) {
     const int r = draw(gen, 0, 9);
     s.push_back(r < 3 ? 1 : r < 8 ? draw(gen, 1, n + 2) : draw(gen, n + 1, 96));
+  }
+  if (s.size() >= 3) {
+    s.front() = std::min(s.front(), max_last);
+    s.back()  = std::min(s.back(), max_last);
   }
   for (;;) {
     std::int64_t points = 1;

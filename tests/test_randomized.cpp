@@ -54,20 +54,21 @@ loopnest::box<Rank> draw_box(std::mt19937& gen, int max_extent) {
   }
 }
 
-loop_case draw_loop_case(unsigned seed, int max_points) {
+loop_case draw_loop_case(unsigned seed, int max_points, int max_last) {
   std::mt19937 gen(seed);
   const auto b3  = draw_box<3>(gen, 13);
   const auto b2  = draw_box<2>(gen, 40);
   const int nvar = draw(gen, 1, 11);
-  loop_case c{seed,
-              b3,
-              b2,
-              nvar,
-              draw_tile(gen, {b3.extent(0), b3.extent(1), b3.extent(2)}, max_points),
-              draw_tile(gen, {b3.extent(0), b3.extent(1), b3.extent(2), nvar}, max_points),
-              draw_tile(gen, {b2.extent(0), b2.extent(1)}, max_points),
-              draw_tile(gen, {b2.extent(0), b2.extent(1), nvar}, max_points),
-              ""};
+  loop_case c{
+      seed,
+      b3,
+      b2,
+      nvar,
+      draw_tile(gen, {b3.extent(0), b3.extent(1), b3.extent(2)}, max_points, max_last),
+      draw_tile(gen, {b3.extent(0), b3.extent(1), b3.extent(2), nvar}, max_points, max_last),
+      draw_tile(gen, {b2.extent(0), b2.extent(1)}, max_points),
+      draw_tile(gen, {b2.extent(0), b2.extent(1), nvar}, max_points, max_last),
+      ""};
   c.text = "seed " + std::to_string(seed) + ": 3D box " + box_text(b3) + ", 2D box " +
            box_text(b2) + ", nvar " + std::to_string(nvar) + ", tiles " + c.cell3.to_string() +
            " / " + c.var3.to_string() + " (3D), " + c.cell2.to_string() + " / " +
@@ -119,8 +120,9 @@ TYPED_TEST_SUITE(randomized_loops, loopnest_test::execution_spaces);
 TYPED_TEST(randomized_loops, for_each_visits_once_and_every_schedule_gives_the_host_loop_bits) {
   const TypeParam exec;
   const int max_points = loopnest::Impl::max_tile_points(exec);
+  const int max_last   = loopnest::Impl::tile_traits<TypeParam>::max_last_extent;
   for (unsigned seed = 1; seed <= loop_cases; ++seed) {
-    const loop_case c = draw_loop_case(seed, max_points);
+    const loop_case c = draw_loop_case(seed, max_points, max_last);
     SCOPED_TRACE(c.text);
     check_loop_case_all(exec, c, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
     check_loop_case_all(exec, c, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));

@@ -86,7 +86,7 @@ void check_decompositions() {
   // Every transport this build and MPI library can run.
   std::vector<halo_transport> transports;
   for (const auto t : loopnest::halo_transports) {
-    if (loopnest::halo_transport_available<exec_space>(t)) {
+    if (loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD)) {
       transports.push_back(t);
     }
   }

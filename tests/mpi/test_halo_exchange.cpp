@@ -50,12 +50,13 @@ std::vector<grid_case> grid_cases() {
   };
 }
 
-// The transports this build and MPI library can run (a CUDA build with an MPI that does not read
-// device memory has no mpi_device; a build without NCCL no nccl).
+// The transports this build, MPI library and placement of ranks can run (a CUDA build with an
+// MPI that does not read device memory has no mpi_device; a build without NCCL, or ranks sharing
+// a GPU, no nccl).
 std::vector<halo_transport> available_transports() {
   std::vector<halo_transport> all;
   for (const auto t : loopnest::halo_transports) {
-    if (loopnest::halo_transport_available<exec_space>(t)) {
+    if (loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD)) {
       all.push_back(t);
     }
   }
@@ -361,20 +362,23 @@ TEST(halo_exchange, refuses_field_sets_that_differ_across_ranks) {
 }
 
 // Every transport this build or MPI library lacks (nccl without NCCL, mpi_device with an MPI that
-// does not read device memory) is refused by every rank, by name.
+// does not read device memory) is refused by every rank, by name; so is nccl on ranks that share
+// a GPU (more ranks than GPUs on a node), which NCCL itself refuses.
 TEST(halo_exchange, refuses_a_transport_not_available_here_naming_it) {
   const cartesian_decomposition d(MPI_COMM_WORLD, {12, 9});
   for (const auto t : loopnest::halo_transports) {
-    if (loopnest::halo_transport_available<exec_space>(t)) {
+    if (loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD)) {
       continue;
     }
+    const bool built = loopnest::halo_transport_available<exec_space>(t);
     expect_same_error_on_every_rank<std::runtime_error>(
         [&] {
           const auto f = make_fields<Kokkos::LayoutLeft>(d, 1, 1);
           loopnest::halo_exchange<loopnest::collapse3, fields_type<Kokkos::LayoutLeft>> h(
               exec_space(), d, f, t);
         },
-        std::string("loopnest::halo_exchange: transport ") + name(t) + " is not available");
+        std::string("loopnest::halo_exchange: transport ") + name(t) +
+            (built ? " needs a GPU of its own on every rank" : " is not available"));
   }
 }
 
@@ -390,6 +394,12 @@ TEST(halo_transport, names_parse_back) {
   EXPECT_EQ(
       loopnest::halo_transport_available<Kokkos::DefaultHostExecutionSpace>(halo_transport::nccl),
       false);
+  // The collective answer agrees on every rank and never grants what the build lacks.
+  for (const auto t : loopnest::halo_transports) {
+    const bool here = loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD);
+    EXPECT_TRUE(loopnest_test::same_on_every_rank(here ? 1L : 0L)) << name(t);
+    EXPECT_TRUE(!here || loopnest::halo_transport_available<exec_space>(t)) << name(t);
+  }
 }
 
 }  // namespace

@@ -42,8 +42,18 @@ struct halo_view_ref {
   }
 };
 
-// What an exchange needs to know of the fields it moves: their shape and a reference kernels
-// can capture.
+// The axis of the smallest stride among the first `dims`: the one along which cells lie side
+// by side in memory.
+inline int fastest_axis(const std::ptrdiff_t (&stride)[3], int dims) {
+  int fastest = 0;
+  for (int e = 1; e < dims; ++e) {
+    fastest = stride[e] < stride[fastest] ? e : fastest;
+  }
+  return fastest;
+}
+
+// What an exchange needs to know of the fields it moves: their shape, their stride-1 axis and a
+// reference kernels can capture.
 template <class Fields>
 struct halo_fields {
   static constexpr bool supported = false;
@@ -60,6 +70,11 @@ struct halo_fields<field_set<T, Layout, MemorySpace>> {
   static int dims(const fields_type& f) { return f.dims(); }
   static int interior(const fields_type& f, int d) { return f.interior_extent(d); }
   static field_set_ref<T> ref(const fields_type& f) { return f.ref(); }
+  static int fastest(const fields_type& f) {
+    const auto r              = f.ref();
+    const std::ptrdiff_t s[3] = {r.s0, r.s1, r.s2};
+    return fastest_axis(s, f.dims());
+  }
   static constexpr int layout_code = std::is_same<Layout, Kokkos::LayoutLeft>::value ? 0 : 1;
 };
 
@@ -79,6 +94,11 @@ struct halo_fields<Kokkos::View<T**, Properties...>> {
     const auto s0 = static_cast<std::ptrdiff_t>(f.stride(0));
     const auto s1 = static_cast<std::ptrdiff_t>(f.stride(1));
     return {f.data(), s0 + s1, s0, s1};
+  }
+  static int fastest(const fields_type& f) {
+    const std::ptrdiff_t s[3] = {static_cast<std::ptrdiff_t>(f.stride(0)),
+                                 static_cast<std::ptrdiff_t>(f.stride(1)), 0};
+    return fastest_axis(s, 2);
   }
   static constexpr int layout_code = 2;
 };
@@ -143,13 +163,12 @@ class halo_exchange {
         signature);
     m_plan = Impl::make_halo_plan(d, m_nvar, traits::ghost(fields), region);
     Impl::throw_if_any_rank_failed(m_comm, check_sizes(where));
-    const std::string reason = Impl::halo_transport_unavailable_reason<ExecutionSpace>(transport);
     Impl::throw_if_any_rank_failed(
-        m_comm, reason.empty() ? Impl::rank_error{}
-                               : Impl::unavailable(std::string(where) + ": " + reason));
+        m_comm, Impl::halo_transport_error<ExecutionSpace>(transport, m_comm, where));
     for (int e = 0; e < 3; ++e) {
       m_interior[e] = traits::interior(fields, e);
     }
+    m_fastest      = traits::fastest(fields);
     const auto n   = static_cast<std::size_t>(m_plan.total);
     m_buffers.send = Kokkos::View<value_type*, memory_space>(
         Kokkos::view_alloc(exec, "loopnest::halo_exchange/send"), n);
@@ -260,16 +279,16 @@ class halo_exchange {
   template <class Ref>
   void start_phase(const Impl::halo_phase& phase, const Ref& ref) {
     m_mover->post(phase);
-    Impl::halo_copy<Schedule, true>(m_exec, Impl::make_halo_face_table(phase, true), ref, m_nvar,
-                                    m_buffers.send.data());
+    Impl::halo_copy<Schedule, true>(m_exec, Impl::make_halo_face_table(phase, true, m_fastest), ref,
+                                    m_nvar, m_buffers.send.data());
     m_mover->send(phase);
   }
 
   template <class Ref>
   void finish_phase(const Impl::halo_phase& phase, const Ref& ref) {
     m_mover->complete(phase);
-    Impl::halo_copy<Schedule, false>(m_exec, Impl::make_halo_face_table(phase, false), ref, m_nvar,
-                                     m_buffers.recv.data());
+    Impl::halo_copy<Schedule, false>(m_exec, Impl::make_halo_face_table(phase, false, m_fastest),
+                                     ref, m_nvar, m_buffers.recv.data());
   }
 
   std::unique_ptr<Impl::halo_mover> make_mover() const {
@@ -298,6 +317,7 @@ class halo_exchange {
   MPI_Comm m_comm;
   int m_nvar;
   int m_interior[3] = {1, 1, 1};
+  int m_fastest     = 0;
   halo_transport m_transport;
   halo_region m_region;
   Impl::halo_plan m_plan;

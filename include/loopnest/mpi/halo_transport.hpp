@@ -4,6 +4,7 @@
 #define LOOPNEST_MPI_HALO_TRANSPORT_HPP
 
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/mpi/detail/mpi_error.hpp>
 
 #include <mpi.h>
 // Open MPI declares its CUDA query in its extensions header.
@@ -11,8 +12,10 @@
 #include <mpi-ext.h>
 #endif
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace loopnest {
 
@@ -69,6 +72,8 @@ struct halo_traits {
   // mpi_device on a device backend needs the MPI library's word that it reads device memory.
   static bool mpi_reads_device_memory() { return device_memory_is_host; }
   static constexpr bool has_nccl = false;
+  // The device this process runs on, -1 for none.
+  static int device() { return -1; }
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -90,6 +95,11 @@ struct halo_traits<Kokkos::Cuda> {
 #else
   static constexpr bool has_nccl = false;
 #endif
+  // The current CUDA device, which Kokkos set at initialisation and NCCL binds a rank to.
+  static int device() {
+    int d = -1;
+    return cudaGetDevice(&d) == cudaSuccess ? d : -1;
+  }
 };
 #endif
 
@@ -122,12 +132,53 @@ std::string halo_transport_unavailable_reason(halo_transport t) {
   return "transport is unknown";
 }
 
+// Collective over comm: the error of transport t on these ranks, "where: " and the reason. Beside
+// what halo_transport_unavailable_reason says of the build, nccl needs a device of its own on
+// every rank (NCCL refuses a communicator in which two ranks share a GPU).
+template <class ExecutionSpace>
+rank_error halo_transport_error(halo_transport t, MPI_Comm comm, const std::string& where) {
+  const std::string reason = halo_transport_unavailable_reason<ExecutionSpace>(t);
+  if (!reason.empty() || t != halo_transport::nccl) {
+    return reason.empty() ? rank_error{} : unavailable(where + ": " + reason);
+  }
+  MPI_Comm node = MPI_COMM_NULL;
+  mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type");
+  const int mine[2] = {comm_rank(comm), halo_traits<ExecutionSpace>::device()};
+  std::vector<int> all(2 * static_cast<std::size_t>(comm_size(node)));
+  const int rc = MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, node);
+  mpi_check(MPI_Comm_free(&node), "MPI_Comm_free");
+  mpi_check(rc, "MPI_Allgather");
+  for (std::size_t n = 0; n < all.size(); n += 2) {
+    if (mine[1] >= 0 && all[n + 1] == mine[1] && all[n] != mine[0]) {
+      return unavailable(where + ": transport nccl needs a GPU of its own on every rank, and " +
+                         "ranks " + std::to_string(std::min(all[n], mine[0])) + " and " +
+                         std::to_string(std::max(all[n], mine[0])) + " run on device " +
+                         std::to_string(mine[1]) +
+                         " of one node; start as many ranks per node as it has GPUs, or use "
+                         "mpi_host");
+    }
+  }
+  return {};
+}
+
 }  // namespace Impl
 
 // Whether transport t can run with ExecutionSpace's buffers in this build and MPI library.
 template <class ExecutionSpace = Kokkos::DefaultExecutionSpace>
 bool halo_transport_available(halo_transport t) {
   return Impl::halo_transport_unavailable_reason<ExecutionSpace>(t).empty();
+}
+
+// Collective over comm: whether transport t can run on these ranks: as above, and for nccl no
+// two ranks of a node on one GPU.
+template <class ExecutionSpace = Kokkos::DefaultExecutionSpace>
+bool halo_transport_available(halo_transport t, MPI_Comm comm) {
+  const int ok =
+      Impl::halo_transport_error<ExecutionSpace>(t, comm, "").kind == Impl::rank_error_kind::none;
+  int all = 0;
+  Impl::mpi_check(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  return all == 1;
 }
 
 }  // namespace loopnest

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loopnest::Impl {
@@ -22,7 +23,7 @@ namespace loopnest::Impl {
 // this rank's interior, exchanged with rank `peer`. The cells sent (this rank's outermost
 // interior layers on that side) start at send_lo, the cells received (the ghosts) at recv_lo;
 // both span `extent`. Its elements sit in the buffers from `offset` on, variable by variable,
-// each variable's cells with the lower tangential axis fastest (see halo_face_box).
+// each variable's cells in the pack kernel's order (see halo_face_box).
 struct halo_face {
   int axis = 0, side = 0, peer = MPI_PROC_NULL;
   int send_lo[3] = {}, recv_lo[3] = {}, extent[3] = {1, 1, 1};
@@ -93,14 +94,19 @@ inline halo_plan make_halo_plan(const cartesian_decomposition& d, int nvar, int 
   return plan;
 }
 
-// A face as the pack kernel sees it: the work box is (t0, t1, layer), t0 and t1 the face's
-// tangential axes (lower first, so x where the face has it: adjacent work items walk rows of
-// LayoutLeft fields) and the layers of every face stacked along the third index.
+// A face as the pack kernel sees it: the work box is (a, b, c), a fastest, with every face's
+// work stacked along c. A face across the fields' stride-1 axis (`fused`, an x face of
+// LayoutLeft fields) walks its layers fastest, a = layer + depth * t0: its layers are the only
+// cells it has that lie side by side in memory, and a warp then reads whole runs of them instead
+// of one element of 32 rows. Any other face has a along its stride-1 tangential axis t0, b along
+// t1 and its layers along c. The buffer holds a face's elements in work order.
 struct halo_face_box {
   int lo[3];
-  int extent[3];
   int t0, t1, normal;
-  int layer_begin;
+  int depth;
+  bool fused;
+  int work[3];
+  int c_begin;
   std::int64_t offset, cells;
 };
 
@@ -114,7 +120,8 @@ struct halo_face_table {
   int work[3];
 };
 
-inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send) {
+// `fastest` is the fields' stride-1 axis.
+inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send, int fastest) {
   halo_face_table t{};
   t.count   = static_cast<int>(phase.faces.size());
   t.work[0] = t.work[1] = t.work[2] = 0;
@@ -124,16 +131,23 @@ inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send) 
     b.normal           = f.axis;
     b.t0               = f.axis == 0 ? 1 : 0;
     b.t1               = f.axis == 2 ? 1 : 2;
-    for (int e = 0; e < 3; ++e) {
-      b.lo[e]     = send ? f.send_lo[e] : f.recv_lo[e];
-      b.extent[e] = f.extent[e];
+    if (b.t1 == fastest) {
+      std::swap(b.t0, b.t1);
     }
-    b.layer_begin = t.work[2];
-    b.offset      = f.offset;
-    b.cells       = f.cells;
-    t.work[0]     = std::max(t.work[0], b.extent[b.t0]);
-    t.work[1]     = std::max(t.work[1], b.extent[b.t1]);
-    t.work[2] += b.extent[b.normal];
+    for (int e = 0; e < 3; ++e) {
+      b.lo[e] = send ? f.send_lo[e] : f.recv_lo[e];
+    }
+    b.depth   = f.extent[b.normal];
+    b.fused   = b.normal == fastest;
+    b.work[0] = f.extent[b.t0] * (b.fused ? b.depth : 1);
+    b.work[1] = f.extent[b.t1];
+    b.work[2] = b.fused ? 1 : b.depth;
+    b.c_begin = t.work[2];
+    b.offset  = f.offset;
+    b.cells   = f.cells;
+    t.work[0] = std::max(t.work[0], b.work[0]);
+    t.work[1] = std::max(t.work[1], b.work[1]);
+    t.work[2] += b.work[2];
   }
   return t;
 }
@@ -150,21 +164,20 @@ struct halo_copy_body {
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, int b, int c, int v) const {
     int n = 0;
-    while (n + 1 < table.count && c >= table.face[n + 1].layer_begin) {
+    while (n + 1 < table.count && c >= table.face[n + 1].c_begin) {
       ++n;
     }
     const halo_face_box& f = table.face[n];
-    if (a >= f.extent[f.t0] || b >= f.extent[f.t1]) {
+    if (a >= f.work[0] || b >= f.work[1]) {
       return;
     }
-    const int layer = c - f.layer_begin;
+    const int w = c - f.c_begin;
     int x[3];
-    x[f.t0]     = f.lo[f.t0] + a;
+    x[f.t0]     = f.lo[f.t0] + (f.fused ? a / f.depth : a);
     x[f.t1]     = f.lo[f.t1] + b;
-    x[f.normal] = f.lo[f.normal] + layer;
+    x[f.normal] = f.lo[f.normal] + (f.fused ? a % f.depth : w);
     const std::int64_t at =
-        f.offset + v * f.cells + a +
-        std::int64_t{f.extent[f.t0]} * (b + std::int64_t{f.extent[f.t1]} * layer);
+        f.offset + v * f.cells + a + std::int64_t{f.work[0]} * (b + std::int64_t{f.work[1]} * w);
     if constexpr (Pack) {
       buffer[at] = fields(v, x[0], x[1], x[2]);
     } else {
