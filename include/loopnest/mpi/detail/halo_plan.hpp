@@ -8,6 +8,7 @@
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/mpi/cartesian_decomposition.hpp>
 #include <loopnest/mpi/halo_transport.hpp>
+#include <loopnest/read_only.hpp>
 
 #include <mpi.h>
 
@@ -178,10 +179,12 @@ struct halo_copy_body {
     x[f.normal] = f.lo[f.normal] + (f.fused ? a % f.depth : w);
     const std::int64_t at =
         f.offset + v * f.cells + a + std::int64_t{f.work[0]} * (b + std::int64_t{f.work[1]} * w);
+    // The side read is not written by the kernel: read-only loads let the loads of a work item's
+    // variables go out together instead of each waiting behind the previous store.
     if constexpr (Pack) {
-      buffer[at] = fields(v, x[0], x[1], x[2]);
+      buffer[at] = load_read_only(fields(v, x[0], x[1], x[2]));
     } else {
-      fields(v, x[0], x[1], x[2]) = buffer[at];
+      fields(v, x[0], x[1], x[2]) = load_read_only(buffer[at]);
     }
   }
 };
