@@ -279,16 +279,18 @@ class halo_exchange {
   template <class Ref>
   void start_phase(const Impl::halo_phase& phase, const Ref& ref) {
     m_mover->post(phase);
-    Impl::halo_copy<Schedule, true>(m_exec, Impl::make_halo_face_table(phase, true, m_fastest), ref,
-                                    m_nvar, m_buffers.send.data());
+    Impl::halo_copy<Schedule, true>(m_exec,
+                                    Impl::make_halo_face_table(phase, true, m_fastest, m_nvar), ref,
+                                    m_buffers.send.data());
     m_mover->send(phase);
   }
 
   template <class Ref>
   void finish_phase(const Impl::halo_phase& phase, const Ref& ref) {
     m_mover->complete(phase);
-    Impl::halo_copy<Schedule, false>(m_exec, Impl::make_halo_face_table(phase, false, m_fastest),
-                                     ref, m_nvar, m_buffers.recv.data());
+    Impl::halo_copy<Schedule, false>(m_exec,
+                                     Impl::make_halo_face_table(phase, false, m_fastest, m_nvar),
+                                     ref, m_buffers.recv.data());
   }
 
   std::unique_ptr<Impl::halo_mover> make_mover() const {

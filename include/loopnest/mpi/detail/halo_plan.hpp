@@ -8,7 +8,6 @@
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/mpi/cartesian_decomposition.hpp>
 #include <loopnest/mpi/halo_transport.hpp>
-#include <loopnest/read_only.hpp>
 
 #include <mpi.h>
 
@@ -96,17 +95,19 @@ inline halo_plan make_halo_plan(const cartesian_decomposition& d, int nvar, int 
 }
 
 // A face as the pack kernel sees it: the work box is (a, b, c), a fastest, with every face's
-// work stacked along c. A face across the fields' stride-1 axis (`fused`, an x face of
-// LayoutLeft fields) walks its layers fastest, a = layer + depth * t0: its layers are the only
-// cells it has that lie side by side in memory, and a warp then reads whole runs of them instead
-// of one element of 32 rows. Any other face has a along its stride-1 tangential axis t0, b along
-// t1 and its layers along c. The buffer holds a face's elements in work order.
+// work stacked along c, variable after variable (a work item moves one value, so that every
+// value of a phase is a load of its own in flight rather than one of a thread's loop). A face
+// across the fields' stride-1 axis (`fused`, an x face of LayoutLeft fields) walks its layers
+// fastest, a = layer + depth * t0: its layers are the only cells it has that lie side by side in
+// memory, and a warp then reads whole runs of them instead of one element of 32 rows. Any other
+// face has a along its stride-1 tangential axis t0, b along t1 and its layers along c. The buffer
+// holds a face's elements in work order.
 struct halo_face_box {
   int lo[3];
   int t0, t1, normal;
   int depth;
   bool fused;
-  int work[3];
+  int work[3];  // per variable
   int c_begin;
   std::int64_t offset, cells;
 };
@@ -122,7 +123,8 @@ struct halo_face_table {
 };
 
 // `fastest` is the fields' stride-1 axis.
-inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send, int fastest) {
+inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send, int fastest,
+                                            int nvar) {
   halo_face_table t{};
   t.count   = static_cast<int>(phase.faces.size());
   t.work[0] = t.work[1] = t.work[2] = 0;
@@ -148,7 +150,7 @@ inline halo_face_table make_halo_face_table(const halo_phase& phase, bool send, 
     b.cells   = f.cells;
     t.work[0] = std::max(t.work[0], b.work[0]);
     t.work[1] = std::max(t.work[1], b.work[1]);
-    t.work[2] += b.work[2];
+    t.work[2] += b.work[2] * nvar;
   }
   return t;
 }
@@ -163,7 +165,7 @@ struct halo_copy_body {
   Fields fields;
   T* buffer;
 
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, int b, int c, int v) const {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int a, int b, int c) const {
     int n = 0;
     while (n + 1 < table.count && c >= table.face[n + 1].c_begin) {
       ++n;
@@ -172,34 +174,32 @@ struct halo_copy_body {
     if (a >= f.work[0] || b >= f.work[1]) {
       return;
     }
-    const int w = c - f.c_begin;
+    const int v = (c - f.c_begin) / f.work[2];
+    const int w = c - f.c_begin - v * f.work[2];
     int x[3];
     x[f.t0]     = f.lo[f.t0] + (f.fused ? a / f.depth : a);
     x[f.t1]     = f.lo[f.t1] + b;
     x[f.normal] = f.lo[f.normal] + (f.fused ? a % f.depth : w);
     const std::int64_t at =
         f.offset + v * f.cells + a + std::int64_t{f.work[0]} * (b + std::int64_t{f.work[1]} * w);
-    // The side read is not written by the kernel: read-only loads let the loads of a work item's
-    // variables go out together instead of each waiting behind the previous store.
     if constexpr (Pack) {
-      buffer[at] = load_read_only(fields(v, x[0], x[1], x[2]));
+      buffer[at] = fields(v, x[0], x[1], x[2]);
     } else {
-      fields(v, x[0], x[1], x[2]) = load_read_only(buffer[at]);
+      fields(v, x[0], x[1], x[2]) = buffer[at];
     }
   }
 };
 
 // One kernel for every face and variable of a phase, under Schedule.
 template <class Schedule, bool Pack, class ExecutionSpace, class Fields, class T>
-void halo_copy(const ExecutionSpace& exec, const halo_face_table& t, const Fields& fields, int nvar,
+void halo_copy(const ExecutionSpace& exec, const halo_face_table& t, const Fields& fields,
                T* buffer) {
   if (t.count == 0) {
     return;
   }
-  for_each_cell_var<Schedule>(
-      exec, box<3>{{0, 0, 0}, {t.work[0], t.work[1], t.work[2]}}, nvar,
-      halo_copy_body<Pack, Fields, T>{t, fields, buffer},
-      Pack ? "loopnest::halo_exchange/pack" : "loopnest::halo_exchange/unpack");
+  for_each_cell<Schedule>(exec, box<3>{{0, 0, 0}, {t.work[0], t.work[1], t.work[2]}},
+                          halo_copy_body<Pack, Fields, T>{t, fields, buffer},
+                          Pack ? "loopnest::halo_exchange/pack" : "loopnest::halo_exchange/unpack");
 }
 
 }  // namespace loopnest::Impl
