@@ -14,6 +14,25 @@ counters) and:
   of the earlier form `cshift/<r>d/<strategy>/<layout>/...` (results measured before the
   rename) are rewritten to this form when they are read, so old and new files merge.
 
+The MPI benchmark bench/halo.cpp (docs/distributed.md) names its entries otherwise; their rows
+have the six fields too (so that every row has them), but the scripts draw and tabulate these
+families (DISTRIBUTED_FAMILIES) on their own:
+
+- `halo/<transport>/<precision>/<nx>x<ny>x<nz>x<nvar>/ghost<g>/gpus<P>`, the exchange of a field
+  set by a transport: kernel `exchange`, schedule the transport, and the fields transport, n (nx),
+  nvar, ghost, gpus (ints) and message_bytes, the bytes of one x face's message
+  (g * ny * nz * nvar * the precision's bytes; None for a precision other than fp64 and fp32).
+- `halo_reference/<nccl|mpi>_sendrecv/...` (the same form), the same bytes as one plain message
+  per face: kernel `sendrecv`, transport `nccl_sendrecv` or `mpi_sendrecv`, the same fields.
+- `scaling/<kernel>/<weak|strong>/<transport>/<precision>/<extents>/gpus<P>`, the distributed
+  solver: kernel as named (`diffusion`), schedule the transport (`none` on one rank), and the
+  fields transport, mode (weak or strong) and gpus.
+
+The counters of these rows: gbs (bytes_per_second / 1e9), pct_nccl and pct_mpi
+(pct_nccl_sendrecv, pct_mpi_sendrecv), gcells (gcells_per_second), efficiency and speedup; None
+where an entry has no such counter. Google Benchmark's `/iterations:<N>` (bench/halo.cpp fixes
+the iterations) is dropped from every name, as are `/real_time` and `/manual_time`.
+
 This module imports neither script; both import it.
 """
 import json
@@ -35,6 +54,36 @@ CSHIFT_NAME = re.compile(r"cshift/rank(?P<rank>\d+)/strategy-(?P<strategy>[a-z_]
                          r"dim(?P<dim>\d+)/shift(?P<shift>-?\d+)")
 OLD_CSHIFT_NAME = re.compile(r"cshift/(?P<rank>\d+)d/(?P<strategy>[a-z_]+)/(?P<layout>[a-z]+)/"
                              r"(?P<rest>[^/]+/[^/]+/dim\d+/shift-?\d+)")
+HALO_NAME = re.compile(r"(?P<family>halo|halo_reference)/(?P<transport>[a-z0-9_]+)/"
+                       r"(?P<precision>[^/]+)/(?P<extents>(?P<nx>\d+)x(?P<ny>\d+)x(?P<nz>\d+)"
+                       r"x(?P<nvar>\d+))/ghost(?P<ghost>\d+)/gpus(?P<gpus>\d+)")
+SCALING_NAME = re.compile(r"scaling/(?P<kernel>[a-z0-9_]+)/(?P<mode>weak|strong)/"
+                          r"(?P<transport>[a-z0-9_]+)/(?P<precision>[^/]+)/"
+                          r"(?P<extents>\d+(?:x\d+)*)/gpus(?P<gpus>\d+)")
+
+# The families of the MPI benchmark (bench/halo.cpp): not family/kernel/schedule/mapping/...
+# names, so the per-schedule tables and plots leave them to their own.
+DISTRIBUTED_FAMILIES = ("halo", "halo_reference", "scaling")
+# Families whose names this module parses by a pattern: a name of one of them that does not
+# match is reported when it is skipped.
+PATTERN_FAMILIES = ("cshift",) + DISTRIBUTED_FAMILIES
+
+# Bytes of one value of a precision.
+PRECISION_BYTES = {"fp64": 8, "fp32": 4}
+
+
+def halo_reference_of(transport):
+    """The halo_reference that a halo transport is set against: nccl_sendrecv for nccl,
+    mpi_sendrecv (MPI from host buffers) for the MPI transports (mpi_host, mpi_device)."""
+    return "nccl_sendrecv" if transport.startswith("nccl") else "mpi_sendrecv"
+
+
+def byte_text(count):
+    """A byte count for people: 512 B, 64 KiB, 9.86 MiB, ..."""
+    for unit, size in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10), ("B", 1)):
+        if count >= size or unit == "B":
+            value = count / size
+            return f"{value:.3g} {unit}" if value < 100 else f"{value:.0f} {unit}"
 
 
 def column(schedule, mapping):
@@ -72,8 +121,11 @@ def normalise_name(name):
 
 
 def parse_name(name):
-    """The fields of a (normalised) benchmark name as a dict, or None when it has too few."""
+    """The fields of a (normalised) benchmark name as a dict, or None when it has too few (or is
+    a name of a PATTERN_FAMILIES family that does not match its pattern)."""
     parts = name.split("/")
+    if parts[0] in DISTRIBUTED_FAMILIES:
+        return parse_distributed_name(name)
     if len(parts) < 6:
         return None
     if parts[0] == "cshift":
@@ -92,6 +144,35 @@ def parse_name(name):
                 precision=precision, extents="/".join(parts[5:]))
 
 
+def parse_distributed_name(name):
+    """The fields of a halo, halo_reference or scaling name (see the module's docstring), or
+    None when it does not match its family's pattern."""
+    halo = HALO_NAME.fullmatch(name)
+    if halo:
+        nx, ny, nz, nvar, ghost = (int(halo[k]) for k in ("nx", "ny", "nz", "nvar", "ghost"))
+        size = PRECISION_BYTES.get(halo["precision"])
+        return dict(family=halo["family"],
+                    kernel="exchange" if halo["family"] == "halo" else "sendrecv",
+                    schedule=halo["transport"], mapping="", precision=halo["precision"],
+                    extents=halo["extents"], transport=halo["transport"], n=nx, nvar=nvar,
+                    ghost=ghost, gpus=int(halo["gpus"]),
+                    message_bytes=ghost * ny * nz * nvar * size if size else None)
+    scaling = SCALING_NAME.fullmatch(name)
+    if scaling:
+        return dict(family="scaling", kernel=scaling["kernel"], schedule=scaling["transport"],
+                    mapping="", precision=scaling["precision"], extents=scaling["extents"],
+                    transport=scaling["transport"], mode=scaling["mode"],
+                    gpus=int(scaling["gpus"]))
+    return None
+
+
+def benchmark_name(b):
+    """The name of a Google Benchmark entry without its run suffixes (/iterations:<N>,
+    /real_time, /manual_time and aggregate suffixes)."""
+    name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
+    return re.sub(r"/iterations:\d+", "", name)
+
+
 def read(path):
     """One JSON file: its rows by name (medians of repetitions where there are some), context."""
     with open(path) as f:
@@ -104,13 +185,13 @@ def read(path):
         aggregate = b.get("run_type") == "aggregate"
         if aggregate and b.get("aggregate_name") != "median":
             continue
-        name = b.get("run_name", b["name"]).split("/real_time")[0].split("/manual_time")[0]
-        name = normalise_name(name)
+        name = normalise_name(benchmark_name(b))
         fields = parse_name(name)
         if fields is None:
-            if name.startswith("cshift/"):
-                # A cshift name of neither form would otherwise vanish from the report unseen.
-                print(f"skipped {name}: not a cshift name this script knows", file=sys.stderr)
+            family = name.split("/")[0]
+            if family in PATTERN_FAMILIES:
+                # A name of no known form would otherwise vanish from the report unseen.
+                print(f"skipped {name}: not a {family} name this script knows", file=sys.stderr)
             continue
         time_us = b["real_time"] * TIME_UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
         merge(entries, {name: dict(name=name, **fields, time=time_us,
@@ -119,7 +200,12 @@ def read(path):
                                    median=aggregate, repetitions=b.get("repetitions", 1),
                                    table_build=b.get("table_build_us"),
                                    table_call=b.get("table_us_per_call"),
-                                   transfers=b.get("transfers_per_call"))})
+                                   transfers=b.get("transfers_per_call"),
+                                   pct_nccl=b.get("pct_nccl_sendrecv"),
+                                   pct_mpi=b.get("pct_mpi_sendrecv"),
+                                   gcells=b.get("gcells_per_second"),
+                                   efficiency=b.get("efficiency"),
+                                   speedup=b.get("speedup"))})
     return entries, data.get("context", {})
 
 

@@ -1,21 +1,25 @@
 #!/usr/bin/env python3
 """Draws loopnest benchmark JSON (Google Benchmark) as PNG plots.
 
-Per family, kernel and precision: the share of the copy bandwidth (pct_copy) against the
-problem size, one line per schedule/mapping or variant (explicit-tile columns left out; for
-cshift, per rank and layout, a line per table strategy averaged over dims and shifts). Per
-family with collapse3 and collapse4 (layouts, fields): a bar chart of both per kernel at the
-largest size. Reads the files the way report.py does (loopnest_results: medians of
-repetitions). Prints the paths written; exit status 1 when there was nothing to draw, 2 when
-matplotlib is missing. `report.py --write DIR` draws the same plots into DIR/plots/ through
-draw().
+Per family, kernel and precision: the share of the copy bandwidth (pct_copy) against the problem
+size, one line per schedule/mapping or variant (explicit-tile columns left out; for cshift, per rank
+and layout, a line per table strategy averaged over dims and shifts). Per family with collapse3 and
+collapse4 (layouts, fields): a bar chart of both per kernel at the largest size. For the MPI
+benchmark (bench/halo.cpp), per precision and GPU count: the exchange bandwidth (GB/s that a rank
+sends) against the bytes of one face's message (log axis), a line per transport (`halo/<transport>`)
+and a dashed line per plain-message reference (`halo_reference/<nccl|mpi>_sendrecv`), the mean where
+several entries have one message size; these families are left out of the other plots. Reads the
+files the way report.py does (loopnest_results: medians of repetitions). Prints the paths written;
+exit status 1 when there was nothing to draw, 2 when matplotlib is missing. `report.py --write DIR`
+draws the same plots into DIR/plots/ through draw().
 """
 import argparse
 import os
 import sys
 from collections import OrderedDict
 
-from loopnest_results import column, load, size_key
+from loopnest_results import (DISTRIBUTED_FAMILIES, PRECISION_BYTES, byte_text, column,
+                              halo_reference_of, load, size_key)
 
 plt = None
 
@@ -64,7 +68,7 @@ def save(fig, path):
 def bandwidth_plots(rows, context, out):
     groups = OrderedDict()
     for r in rows:
-        if "@" in column(r["schedule"], r["mapping"]):
+        if r["family"] in DISTRIBUTED_FAMILIES or "@" in column(r["schedule"], r["mapping"]):
             continue
         key = (r["family"], r["kernel"], r["precision"])
         if r["family"] == "cshift":
@@ -96,6 +100,8 @@ def collapse_plots(rows, context, out):
     written = []
     families = OrderedDict()
     for r in rows:
+        if r["family"] in DISTRIBUTED_FAMILIES:
+            continue
         if r["mapping"] == "contiguous" and r["schedule"] in ("collapse3", "collapse4"):
             families.setdefault((r["family"], r["precision"]), []).append(r)
     for (family, precision), rs in families.items():
@@ -123,11 +129,64 @@ def collapse_plots(rows, context, out):
     return written
 
 
+def halo_plots(rows, context, out):
+    """Per precision and GPU count: exchange bandwidth against one face's message size, a line
+    per halo transport and a dashed line per halo_reference (in the colour of the first
+    transport set against it, loopnest_results.halo_reference_of)."""
+    groups = OrderedDict()
+    for r in rows:
+        if r["family"] in ("halo", "halo_reference") and r["message_bytes"]:
+            groups.setdefault((r["precision"], r["gpus"]), []).append(r)
+    written = []
+    for (precision, gpus), rs in groups.items():
+        lines = OrderedDict()
+        # The transports first, then the references, each in the order of the files.
+        for r in sorted(rs, key=lambda r: r["family"] == "halo_reference"):
+            lines.setdefault((r["family"], r["transport"]), {}).setdefault(
+                r["message_bytes"], []).append(r["gbs"])
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        colours = OrderedDict()  # by transport, and by reference for the first set against it
+        for (family, transport), points in lines.items():
+            xs = sorted(points)
+            reference = family == "halo_reference"
+            colour = colours.setdefault((family, transport), f"C{len(set(colours.values()))}")
+            if not reference:
+                colours.setdefault(("halo_reference", halo_reference_of(transport)), colour)
+            ax.plot(xs, [sum(points[x]) / len(points[x]) for x in xs], color=colour,
+                    marker="s" if reference else "o", markersize=4 if reference else 5,
+                    linestyle="--" if reference else "-", label=f"{family}/{transport}")
+        size = PRECISION_BYTES.get(precision)
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda b, _: byte_text(b)))
+        ax.set_xlabel(f"message size (one face: ghost x n x n x nvar x {size or '?'} B)")
+        ax.set_ylabel("exchange bandwidth (GB/s sent per rank)")
+        shapes = sorted({(r["ghost"], r["nvar"]) for r in rs})
+        shape = ""
+        if len(shapes) == 1:
+            ghost, nvar = shapes[0]
+            shape = f", ghost {ghost}, nvar {nvar}"
+            # One shape: the cells per axis n of a message size on the top axis.
+            per_face = ghost * nvar * size
+            top = ax.secondary_xaxis("top", functions=(lambda b, f=per_face: (b / f) ** 0.5,
+                                                       lambda n, f=per_face: n * n * f))
+            top.set_xscale("log", base=2)
+            top.xaxis.set_major_formatter(plt.FuncFormatter(lambda n, _: f"{n:g}"))
+            top.set_xlabel("n (cells per axis per rank)", fontsize=9)
+        ax.set_title(f"halo exchange {precision}{shape}, {gpus} GPU{'s' if gpus != 1 else ''} on "
+                     f"{context.get('device', '?')}", fontsize=10)
+        ax.set_ylim(bottom=0)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        written.append(save(fig, os.path.join(out, f"halo_{precision}_gpus{gpus}_bandwidth.png")))
+    return written
+
+
 def draw(rows, context, out):
     """Every plot of these rows into the folder out; returns the paths written."""
     load_matplotlib()
     os.makedirs(out, exist_ok=True)
-    return bandwidth_plots(rows, context, out) + collapse_plots(rows, context, out)
+    return (bandwidth_plots(rows, context, out) + collapse_plots(rows, context, out)
+            + halo_plots(rows, context, out))
 
 
 def main(argv):

@@ -16,11 +16,16 @@ packing) per schedule. The family `cshift` gets its own tables: per rank, precis
 a row per extents/dim/shift and a column per table strategy (dt = device_table, htc =
 host_table_copy, htm = host_table_managed, none = no_table) with device_table's speedup over
 host_table_copy; then per strategy and shape the table work of a first call, and the table work
-and host-device copies of a repeated one.
+and host-device copies of a repeated one. The families of the MPI benchmark (bench/halo.cpp) get
+theirs too: `halo` and `halo_reference` per precision and GPU count, a row per extents and ghost
+width with the bytes of one face's message, the exchange bandwidth of every transport and
+reference (GB/s sent per rank) and each transport's share of its reference (%ref: nccl against
+nccl_sendrecv, the MPI transports against mpi_sendrecv); `scaling` per kernel and precision, a
+row per mode (weak, strong), transport and GPU count with time, Gcells/s, speedup and efficiency.
 
-Before those tables, per family (not cshift), one table of every variant at the family's largest
-extents per kernel and precision: time (us), GB/s (ideal bytes), pct_copy and the speedup over
-kokkos_default and over collapse4 (contiguous).
+Before those tables, per family (not cshift, halo, halo_reference or scaling), one table of every
+variant at the family's largest extents per kernel and precision: time (us), GB/s (ideal bytes),
+pct_copy and the speedup over kokkos_default and over collapse4 (contiguous).
 
 --write regenerates a results directory from its JSON alone, running nothing: it reads every
 DIR/*.json and writes DIR/report.md and the plots DIR/plots/*.png (scripts/plot.py). report.md
@@ -41,7 +46,8 @@ import os
 import sys
 from collections import OrderedDict
 
-from loopnest_results import column, load, merge, read, size_key
+from loopnest_results import (DISTRIBUTED_FAMILIES, byte_text, column, halo_reference_of, load,
+                              merge, read, size_key)
 
 
 def parse_arguments(argv):
@@ -82,7 +88,8 @@ def main(argv):
         return write(args.write, plots=not args.no_plots)
     markdown, paths = args.markdown, args.results
     rows, context = load(paths)
-    for k in ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date"]:
+    for k in ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date",
+              "ranks", "mpi_library", "nccl_version", "transports_unavailable"]:
         if k in context:
             print(f"- {k}: {context[k]}" if markdown else f"{k}: {context[k]}")
     if "copy_bytes_per_second" in context:
@@ -96,13 +103,14 @@ def main(argv):
 
 def print_tables(rows, markdown):
     """Every table of these rows: per family the largest sizes, per family/kernel/precision
-    pct_copy against extents, then the fields grind sums and the cshift tables."""
+    pct_copy against extents, then the fields grind sums, the cshift tables and the halo and
+    scaling tables."""
     print_largest(rows, markdown)
     groups = OrderedDict()
     for r in rows:
         groups.setdefault((r["family"], r["kernel"], r["precision"]), []).append(r)
     for (family, kernel, precision), rs in groups.items():
-        if family == "cshift":
+        if family == "cshift" or family in DISTRIBUTED_FAMILIES:
             continue
         columns = list(OrderedDict.fromkeys(column(r["schedule"], r["mapping"]) for r in rs))
         extents = sorted(OrderedDict.fromkeys(r["extents"] for r in rs), key=size_key)
@@ -129,14 +137,17 @@ def print_tables(rows, markdown):
         print()
     print_grind_sums(rows, markdown)
     print_cshift(rows, markdown)
+    print_halo(rows, markdown)
+    print_scaling(rows, markdown)
 
 
 def print_largest(rows, markdown):
-    """Per family (not cshift): every variant at the largest extents of each kernel and
-    precision, with time, GB/s, pct_copy and its speedup over kokkos_default and collapse4."""
+    """Per family (not cshift nor the MPI benchmark's): every variant at the largest extents of
+    each kernel and precision, with time, GB/s, pct_copy and its speedup over kokkos_default and
+    collapse4."""
     families = OrderedDict()
     for r in rows:
-        if r["family"] != "cshift":
+        if r["family"] != "cshift" and r["family"] not in DISTRIBUTED_FAMILIES:
             families.setdefault(r["family"], OrderedDict()).setdefault(
                 (r["kernel"], r["precision"]), []).append(r)
     for family, groups in families.items():
@@ -238,8 +249,12 @@ def print_rows(title, header, lines, markdown):
         for line in lines:
             print("| " + " | ".join(line) + " |")
     else:
+        # 28 characters for the first column, 12 for the others, more where a cell needs them.
+        widths = [max([28 if i == 0 else 12] + [len(x) + 1 for x in col])
+                  for i, col in enumerate(zip(header, *lines))]
         for line in [header] + lines:
-            print(f"{line[0]:<28}" + "".join(f"{x:>12}" for x in line[1:]))
+            print(f"{line[0]:<{widths[0]}}" + "".join(f"{x:>{w}}"
+                                                      for x, w in zip(line[1:], widths[1:])))
     print()
 
 
@@ -276,6 +291,58 @@ def print_cshift(rows, markdown):
         print_rows("cshift: table work (mean over layouts, dims and shifts)",
                    ["strategy precision extents", "first_us", "us/call", "copies/call"], lines,
                    markdown)
+
+
+def print_halo(rows, markdown):
+    """Per precision and GPU count: a row per extents and ghost width (by message size), the
+    GB/s of every transport and reference and each transport's percentage of its reference."""
+    groups = OrderedDict()
+    for r in rows:
+        if r["family"] in ("halo", "halo_reference"):
+            groups.setdefault((r["precision"], r["gpus"]), []).append(r)
+    for (precision, gpus), g in groups.items():
+        cell = {(r["family"], r["transport"], r["extents"], r["ghost"]): r for r in g}
+        transports = list(OrderedDict.fromkeys(r["transport"] for r in g if r["family"] == "halo"))
+        references = list(OrderedDict.fromkeys(r["transport"] for r in g
+                                               if r["family"] == "halo_reference"))
+        shapes = sorted(OrderedDict((((r["extents"], r["ghost"]), r["message_bytes"]))
+                                    for r in g).items(),
+                        key=lambda s: (s[1] or 0, size_key(s[0][0]), s[0][1]))
+        lines = []
+        for (extents, ghost), message in shapes:
+            line = [f"{extents}/ghost{ghost}", byte_text(message) if message else "-"]
+            for family, names in (("halo", transports), ("halo_reference", references)):
+                line += [f"{cell[(family, t, extents, ghost)]['gbs']:.1f}"
+                         if (family, t, extents, ghost) in cell else "-" for t in names]
+            for t in transports:
+                r = cell.get(("halo", t, extents, ghost))
+                pct = r and r["pct_nccl" if halo_reference_of(t) == "nccl_sendrecv" else "pct_mpi"]
+                line.append(f"{pct:.1f}" if pct is not None else "-")
+            lines.append(line)
+        family = "halo" if transports else "halo_reference"
+        print_rows(f"{family} {precision}, {gpus} GPU{'s' if gpus != 1 else ''}: exchange "
+                   "bandwidth (GB/s sent per rank)",
+                   ["extents/ghost", "message"] + transports + [f"ref {t}" for t in references]
+                   + [f"{t} %ref" for t in transports], lines, markdown)
+
+
+def print_scaling(rows, markdown):
+    """Per kernel and precision: a row per mode, transport and GPU count with time, Gcells/s,
+    speedup and efficiency (against one rank, gpus1)."""
+    groups = OrderedDict()
+    for r in rows:
+        if r["family"] == "scaling":
+            groups.setdefault((r["kernel"], r["precision"]), []).append(r)
+    number = lambda x, spec: format(x, spec) if x is not None else "-"
+    for (kernel, precision), g in groups.items():
+        modes = list(OrderedDict.fromkeys(r["mode"] for r in g))
+        lines = [[f"{r['mode']} {r['extents']}", r["transport"], str(r["gpus"]),
+                  number(r["time"], ".1f"), number(r["gcells"], ".1f"),
+                  number(r["speedup"], ".2f"), number(r["efficiency"], ".3f")]
+                 for r in sorted(g, key=lambda r: (modes.index(r["mode"]), r["gpus"]))]
+        print_rows(f"scaling/{kernel} {precision}: weak and strong scaling",
+                   ["mode extents", "transport", "gpus", "time_us", "Gcells/s", "speedup",
+                    "efficiency"], lines, markdown)
 
 
 # The order of the families in a written report; others follow by name.
@@ -447,9 +514,18 @@ def write(directory, plots=True):
             written, status = [], 3
         if written:
             text += "## Plots\n\n"
-            text += ("Share of the copy bandwidth against size, a line per variant, and collapse3 "
-                     "against collapse4 per kernel at the largest size; drawn from the main file "
-                     "of each family (with what is merged into it).\n\n")
+            halo = [p for p in written if os.path.basename(p).startswith("halo_")]
+            what = []
+            if len(halo) < len(written):
+                what.append("Share of the copy bandwidth against size, a line per variant, and "
+                            "collapse3 against collapse4 per kernel at the largest size")
+            if halo:
+                what.append("the bandwidth of the halo exchange against the message size of "
+                            "one face, a line per transport and a dashed line per plain-message "
+                            "reference")
+            what = "; ".join(what)
+            text += (what[0].upper() + what[1:] + "; drawn from the main file of each family "
+                     "(with what is merged into it).\n\n")
             by_family = OrderedDict()
             for path in written:
                 stem = os.path.splitext(os.path.basename(path))[0]

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """scripts/report.py, scripts/plot.py and scripts/loopnest_results.py on small synthetic Google
 Benchmark JSON: medians of repetitions, the speedup columns, cshift names of both forms, the
-command lines and their exit statuses. Standard library only; matplotlib is not needed (the
-test that needs it missing hides it)."""
+names of the MPI benchmark (halo, halo_reference, scaling) with their tables and the halo
+bandwidth plot, the command lines and their exit statuses. Standard library only; matplotlib is
+not needed (the test that needs it missing hides it; the plot tests check where it imports that
+the plots are drawn, and elsewhere that the scripts say it is missing)."""
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -178,6 +181,261 @@ class CshiftNames(unittest.TestCase):
                 rows, _ = loopnest_results.load([path])
             self.assertEqual(rows, [])
             self.assertIn("skipped cshift/rank3/device_table", stderr.getvalue())
+
+
+def matplotlib_imports():
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def halo_entry(name, gbs, **counters):
+    """One entry of bench/halo.cpp: fixed iterations and manual time, as it names them."""
+    full = name + "/iterations:50/manual_time"
+    b = dict(name=full, run_name=full, run_type="iteration", repetitions=1, real_time=0.1,
+             time_unit="ms", bytes_per_second=gbs * 1e9)
+    b.update(counters)
+    return b
+
+
+def halo_sweep(n, precisions=("fp64",)):
+    """The halo families of one size n (8 variables, 4 ghost layers, 2 GPUs), in the order the
+    benchmark writes them: the references, then the transports. GB/s scale with n; the nccl
+    transport is 60% of nccl_sendrecv and 250% of mpi_sendrecv, mpi_host 8% and 40%."""
+    out = []
+    for precision in precisions:
+        shape = f"{precision}/{n}x{n}x{n}x8/ghost4/gpus2"
+        scale = n / 16
+        out += [halo_entry(f"halo_reference/nccl_sendrecv/{shape}", 20.0 * scale),
+                halo_entry(f"halo_reference/mpi_sendrecv/{shape}", 4.0 * scale),
+                halo_entry(f"halo/mpi_host/{shape}", 2.0 * scale, pct_nccl_sendrecv=8.0,
+                           pct_mpi_sendrecv=40.0),
+                halo_entry(f"halo/nccl/{shape}", 10.0 * scale, pct_nccl_sendrecv=60.0,
+                           pct_mpi_sendrecv=250.0)]
+    return out
+
+
+def scaling_benchmarks():
+    """scaling/diffusion fp64 on 64x64: one rank and nccl on two, weak and strong."""
+    out = []
+    for mode, time2 in (("weak", 1.25), ("strong", 0.625)):
+        out.append(halo_entry(f"scaling/diffusion/{mode}/none/fp64/64x64/gpus1", 0.0,
+                              gcells_per_second=100.0))
+        out.append(halo_entry(f"scaling/diffusion/{mode}/nccl/fp64/64x64/gpus2", 0.0,
+                              gcells_per_second=160.0, speedup=1.6, efficiency=0.8))
+        out[-1]["real_time"] = time2
+    for b in out:
+        del b["bytes_per_second"]  # scaling entries count cells, not bytes
+    return out
+
+
+class HaloNames(unittest.TestCase):
+    def fields(self, name, keys):
+        fields = loopnest_results.parse_name(name)
+        self.assertIsNotNone(fields, name)
+        return {k: fields[k] for k in keys}
+
+    def test_halo_name_fields(self):
+        keys = ("family", "kernel", "schedule", "transport", "precision", "extents", "n", "nvar",
+                "ghost", "gpus", "message_bytes")
+        self.assertEqual(self.fields("halo/nccl/fp64/16x16x16x8/ghost4/gpus2", keys),
+                         dict(family="halo", kernel="exchange", schedule="nccl", transport="nccl",
+                              precision="fp64", extents="16x16x16x8", n=16, nvar=8, ghost=4,
+                              gpus=2, message_bytes=4 * 16 * 16 * 8 * 8))
+        # One x face: ghost x ny x nz x nvar values of 4 bytes.
+        self.assertEqual(self.fields("halo/mpi_host/fp32/9x10x11x3/ghost2/gpus4", keys),
+                         dict(family="halo", kernel="exchange", schedule="mpi_host",
+                              transport="mpi_host", precision="fp32", extents="9x10x11x3", n=9,
+                              nvar=3, ghost=2, gpus=4, message_bytes=2 * 10 * 11 * 3 * 4))
+        self.assertIsNone(loopnest_results.parse_name(
+            "halo/nccl/fp16/16x16x16x8/ghost4/gpus2")["message_bytes"])
+
+    def test_halo_reference_name_fields(self):
+        keys = ("family", "kernel", "transport", "precision", "extents", "ghost", "gpus",
+                "message_bytes")
+        self.assertEqual(
+            self.fields("halo_reference/mpi_sendrecv/fp32/201x201x201x8/ghost4/gpus2", keys),
+            dict(family="halo_reference", kernel="sendrecv", transport="mpi_sendrecv",
+                 precision="fp32", extents="201x201x201x8", ghost=4, gpus=2,
+                 message_bytes=4 * 201 * 201 * 8 * 4))
+
+    def test_scaling_name_fields(self):
+        keys = ("family", "kernel", "schedule", "transport", "mode", "precision", "extents",
+                "gpus")
+        self.assertEqual(
+            self.fields("scaling/diffusion/strong/mpi_host/fp64/16384x16384/gpus8", keys),
+            dict(family="scaling", kernel="diffusion", schedule="mpi_host",
+                 transport="mpi_host", mode="strong", precision="fp64", extents="16384x16384",
+                 gpus=8))
+
+    def test_names_of_no_known_form_are_reported(self):
+        for name in ("halo/nccl/fp64/16x16x16/ghost4/gpus2",
+                     "halo_reference/nccl_sendrecv/fp64/16x16x16x8/gpus2",
+                     "scaling/diffusion/sideways/nccl/fp64/64x64/gpus2"):
+            self.assertIsNone(loopnest_results.parse_name(name), name)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_json(tmp, "h.json", [halo_entry("halo/nccl/fp64/16x16x16/ghost4/gpus2",
+                                                         1.0)])
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr):
+                rows, _ = loopnest_results.load([path])
+            self.assertEqual(rows, [])
+            self.assertIn("skipped halo/nccl/fp64/16x16x16/ghost4/gpus2: not a halo name",
+                          stderr.getvalue())
+
+    def test_rows_have_the_counters_and_no_iterations_suffix(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_json(tmp, "halo.json", halo_sweep(16) + scaling_benchmarks())
+            rows, _ = loopnest_results.load([path])
+        by_name = {r["name"]: r for r in rows}
+        nccl = by_name["halo/nccl/fp64/16x16x16x8/ghost4/gpus2"]
+        self.assertEqual((nccl["gbs"], nccl["pct_nccl"], nccl["pct_mpi"]), (10.0, 60.0, 250.0))
+        self.assertAlmostEqual(nccl["time"], 100.0)  # 0.1 ms
+        strong = by_name["scaling/diffusion/strong/nccl/fp64/64x64/gpus2"]
+        self.assertEqual((strong["gcells"], strong["speedup"], strong["efficiency"]),
+                         (160.0, 1.6, 0.8))
+        self.assertIsNone(by_name["scaling/diffusion/weak/none/fp64/64x64/gpus1"]["speedup"])
+        self.assertEqual(len(rows), 8)
+
+
+class HaloReport(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        # One file per size, as a sweep writes them, the larger first; scaling with the largest.
+        self.files = [write_json(self.dir, "halo_n32.json",
+                                 halo_sweep(32, ("fp64", "fp32")) + scaling_benchmarks()),
+                      write_json(self.dir, "halo_n16.json", halo_sweep(16, ("fp64", "fp32")))]
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_halo_and_scaling_tables(self):
+        result = run_script("report.py", *self.files, "--markdown")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        header, rows = markdown_rows(result.stdout,
+                                     "halo fp64, 2 GPUs: exchange bandwidth (GB/s sent per rank)")
+        self.assertEqual(header, ["extents/ghost", "message", "mpi_host", "nccl",
+                                  "ref nccl_sendrecv", "ref mpi_sendrecv", "mpi_host %ref",
+                                  "nccl %ref"])
+        # By message size; each transport against the reference of its own kind.
+        self.assertEqual(rows, [["16x16x16x8/ghost4", "64 KiB", "2.0", "10.0", "20.0", "4.0",
+                                 "40.0", "60.0"],
+                                ["32x32x32x8/ghost4", "256 KiB", "4.0", "20.0", "40.0", "8.0",
+                                 "40.0", "60.0"]])
+        _, rows = markdown_rows(result.stdout,
+                                "halo fp32, 2 GPUs: exchange bandwidth (GB/s sent per rank)")
+        self.assertEqual([row[:2] for row in rows], [["16x16x16x8/ghost4", "32 KiB"],
+                                                     ["32x32x32x8/ghost4", "128 KiB"]])
+        header, rows = markdown_rows(result.stdout,
+                                     "scaling/diffusion fp64: weak and strong scaling")
+        self.assertEqual(header, ["mode extents", "transport", "gpus", "time_us", "Gcells/s",
+                                  "speedup", "efficiency"])
+        self.assertEqual(rows, [["weak 64x64", "none", "1", "100.0", "100.0", "-", "-"],
+                                ["weak 64x64", "nccl", "2", "1250.0", "160.0", "1.60", "0.800"],
+                                ["strong 64x64", "none", "1", "100.0", "100.0", "-", "-"],
+                                ["strong 64x64", "nccl", "2", "625.0", "160.0", "1.60",
+                                 "0.800"]])
+        # None of the per-schedule tables, whose columns these families do not have.
+        self.assertNotIn("pct_copy", result.stdout)
+        self.assertNotIn("every variant at the largest extents", result.stdout)
+        plain = run_script("report.py", *self.files)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        self.assertIn("ref nccl_sendrecv ref mpi_sendrecv", plain.stdout)
+
+    def test_write_report_of_halo_json(self):
+        result = run_script("report.py", "--write", self.dir)
+        self.assertEqual(result.returncode, 0 if matplotlib_imports() else 3, result.stderr)
+        with open(os.path.join(self.dir, "report.md")) as f:
+            text = f.read()
+        self.assertIn("#### halo fp64, 2 GPUs: exchange bandwidth (GB/s sent per rank)", text)
+        self.assertIn("#### halo_reference fp32, 2 GPUs: exchange bandwidth", text)
+        self.assertIn("#### scaling/diffusion fp64: weak and strong scaling", text)
+        self.assertNotIn(": pct_copy", text)
+        self.assertNotIn("every variant at the largest extents", text)
+        plots = sorted(os.listdir(os.path.join(self.dir, "plots"))) if matplotlib_imports() else []
+        if matplotlib_imports():
+            self.assertEqual(plots, ["halo_fp32_gpus2_bandwidth.png",
+                                     "halo_fp64_gpus2_bandwidth.png"])
+            self.assertIn("- halo: [fp64 gpus2](plots/halo_fp64_gpus2_bandwidth.png), "
+                          "[fp32 gpus2](plots/halo_fp32_gpus2_bandwidth.png)", text)
+            self.assertIn("\n\nThe bandwidth of the halo exchange against the message size of one "
+                          "face, a line per transport and a dashed line per plain-message "
+                          "reference; drawn from", text)
+        else:
+            self.assertNotIn("## Plots", text)
+
+
+class HaloPlot(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        self.files = [write_json(self.dir, f"halo_n{n}.json", halo_sweep(n, ("fp64", "fp32")))
+                      for n in (16, 32, 64)]
+        # A family of the usual names beside them keeps its plot; the halo families get only
+        # theirs (no pct_copy plot of halo, halo_reference or scaling).
+        self.files.append(write_json(
+            self.dir, "more.json",
+            scaling_benchmarks() + [entry("layouts/pack/collapse3/contiguous/fp64/8x8x8x5", 1.0),
+                                    entry("layouts/pack/collapse3/contiguous/fp64/16x16x16x5",
+                                          1.0)]))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_command_line(self):
+        out = os.path.join(self.dir, "plots")
+        result = run_script("plot.py", out, *self.files)
+        if not matplotlib_imports():
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn("matplotlib is missing", result.stderr)
+            return
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(sorted(os.listdir(out)),
+                         ["halo_fp32_gpus2_bandwidth.png", "halo_fp64_gpus2_bandwidth.png",
+                          "layouts_pack-x5_fp64_bandwidth.png"])
+        self.assertEqual(sorted(result.stdout.split()), sorted(os.path.join(out, f)
+                                                               for f in os.listdir(out)))
+
+    @unittest.skipUnless(matplotlib_imports(), "matplotlib does not import")
+    def test_lines_axes_and_title(self):
+        import plot
+        rows, context = loopnest_results.load(self.files)
+        figures = {}
+
+        def keep(fig, path):
+            figures[os.path.basename(path)] = fig
+            return path
+
+        saved, plot.save = plot.save, keep
+        try:
+            plot.load_matplotlib()
+            written = plot.halo_plots(rows, context, self.dir)
+        finally:
+            plot.save = saved
+        self.assertEqual(len(written), 2)
+        ax = figures["halo_fp64_gpus2_bandwidth.png"].axes[0]
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        self.assertEqual(list(lines), ["halo/mpi_host", "halo/nccl",
+                                       "halo_reference/nccl_sendrecv",
+                                       "halo_reference/mpi_sendrecv"])
+        face = [4 * n * n * 8 * 8 for n in (16, 32, 64)]
+        self.assertEqual(list(lines["halo/nccl"].get_xdata()), face)
+        self.assertEqual(list(lines["halo/nccl"].get_ydata()), [10.0, 20.0, 40.0])
+        self.assertEqual(list(lines["halo_reference/mpi_sendrecv"].get_ydata()), [4.0, 8.0, 16.0])
+        for label, line in lines.items():
+            self.assertEqual(line.get_linestyle(), "--" if "reference" in label else "-", label)
+        # A reference in the colour of its transport.
+        self.assertEqual(lines["halo_reference/nccl_sendrecv"].get_color(),
+                         lines["halo/nccl"].get_color())
+        self.assertNotEqual(lines["halo/nccl"].get_color(), lines["halo/mpi_host"].get_color())
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertIn("message size", ax.get_xlabel())
+        self.assertIn("GB/s", ax.get_ylabel())
+        self.assertIn("fp64", ax.get_title())
+        self.assertIn("test device", ax.get_title())
+        fp32 = figures["halo_fp32_gpus2_bandwidth.png"].axes[0]
+        self.assertEqual(list(fp32.get_lines()[0].get_xdata()), [f // 2 for f in face])
+        for fig in figures.values():
+            plot.plt.close(fig)
 
 
 class CommandLines(unittest.TestCase):
