@@ -1,6 +1,7 @@
-// Strips: N consecutive elements along an array's stride-1 index, moved by one thread as vectors
-// of up to 16 bytes where the first element is aligned to the vector, element by element
-// otherwise. A loop body that knows its arrays can move a strip per variable instead of a cell.
+// Strips: N consecutive elements along an array's stride-1 index, moved by one device thread as
+// vectors of up to 16 bytes where the first element is aligned to the vector, element by element
+// otherwise (and on the host). A loop body that knows its arrays can move a strip per variable
+// instead of a cell.
 #ifndef LOOPNEST_DETAIL_STRIPS_HPP
 #define LOOPNEST_DETAIL_STRIPS_HPP
 
@@ -37,13 +38,16 @@ KOKKOS_FORCEINLINE_FUNCTION bool vectors_fit(const T* p, std::ptrdiff_t stride) 
 }
 
 // The strip of N elements from `first` on, `stride` apart: read-only loads (loopnest::
-// load_read_only), as vectors when the stride is 1 and first is aligned to one.
+// load_read_only), on a device as vectors when the stride is 1 and first is aligned to one. Host
+// code moves elements and leaves vectors to the compiler: GCC 13 hoisted the over-aligned vector
+// load above its alignment check (a general protection fault under Kokkos::Serial, FP64).
 template <int N, class T>
 KOKKOS_FORCEINLINE_FUNCTION strip_of<T, N> load_strip(const T& first, std::ptrdiff_t stride) {
   constexpr int w = vector_width_v<T, N>;
   static_assert(N % w == 0, "a strip is a whole number of vectors");
   strip_of<T, N> s;
   const T* p = &first;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   if (vectors_fit<T, N>(p, stride)) {
     for (int c = 0; c < N; c += w) {
       const auto vec = load_read_only(*reinterpret_cast<const vector_of<T, w>*>(p + c));
@@ -51,20 +55,22 @@ KOKKOS_FORCEINLINE_FUNCTION strip_of<T, N> load_strip(const T& first, std::ptrdi
         s.x[c + u] = vec.x[u];
       }
     }
-  } else {
-    for (int u = 0; u < N; ++u) {
-      s.x[u] = load_read_only(p[u * stride]);
-    }
+    return s;
+  }
+#endif
+  for (int u = 0; u < N; ++u) {
+    s.x[u] = load_read_only(p[u * stride]);
   }
   return s;
 }
 
-// Stores a strip where load_strip would have read it.
+// Stores a strip where load_strip would have read it, as it would have.
 template <int N, class T>
 KOKKOS_FORCEINLINE_FUNCTION void store_strip(T& first, std::ptrdiff_t stride,
                                              const strip_of<T, N>& s) {
+  T* p = &first;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   constexpr int w = vector_width_v<T, N>;
-  T* p            = &first;
   if (vectors_fit<T, N>(p, stride)) {
     for (int c = 0; c < N; c += w) {
       vector_of<T, w> vec;
@@ -73,10 +79,11 @@ KOKKOS_FORCEINLINE_FUNCTION void store_strip(T& first, std::ptrdiff_t stride,
       }
       *reinterpret_cast<vector_of<T, w>*>(p + c) = vec;
     }
-  } else {
-    for (int u = 0; u < N; ++u) {
-      p[u * stride] = s.x[u];
-    }
+    return;
+  }
+#endif
+  for (int u = 0; u < N; ++u) {
+    p[u * stride] = s.x[u];
   }
 }
 
