@@ -24,8 +24,10 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
@@ -450,12 +452,19 @@ int main(int argc, char** argv) {
     } else {
       std::vector<halo_transport> transports;
       std::string unavailable;
-      for (const auto t : loopnest::halo_transports) {
-        if (loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD)) {
-          transports.push_back(t);
-        } else {
-          unavailable += std::string(unavailable.empty() ? "" : ", ") + name(t);
+      // Asking is collective; an MPI call failing on one rank cannot be reported to the others,
+      // so it ends the job.
+      try {
+        for (const auto t : loopnest::halo_transports) {
+          if (loopnest::halo_transport_available<exec_space>(t, MPI_COMM_WORLD)) {
+            transports.push_back(t);
+          } else {
+            unavailable += std::string(unavailable.empty() ? "" : ", ") + name(t);
+          }
         }
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "loopnest-bench-halo: rank %d: %s\n", rank, e.what());
+        MPI_Abort(MPI_COMM_WORLD, 1);
       }
       benchmark::AddCustomContext("device", device_name());
       benchmark::AddCustomContext("execution_space", exec_space::name());
