@@ -63,11 +63,10 @@ class mpi_mover final : public halo_mover {
   }
 
   void post(const halo_phase& phase) override {
-    if constexpr (Staged) {
-      // The previous exchange's copy out of the host receive buffer may still be queued on the
-      // execution space, and a message can land in that buffer as soon as it is posted.
-      m_exec.fence();
-    }
+    // What reads the receive buffer after the previous exchange (the copy out of the host
+    // staging, or the unpack of device memory MPI writes into) may still be queued on the
+    // execution space, and a message can land in that buffer as soon as it is posted.
+    m_exec.fence();
     m_requests.clear();
     for (const auto& f : phase.faces) {
       m_requests.push_back(MPI_REQUEST_NULL);
