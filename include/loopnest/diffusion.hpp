@@ -443,22 +443,17 @@ struct diffusion_temporal_kernel {
   }
 
   // Row n = n0 + it, it % 3 == R: every level's update (from the top, so that a level reads its
-  // source's rotation slot R before that level overwrites it), then the new input row. In a
-  // steady row (Steady) every level's row feeds a written cell, so no level is skipped: without a
-  // branch per level the compiler interleaves the levels' independent updates. Level K's cells
-  // are stored after every level has read the scratch, so that no store to global memory (which
-  // the compiler cannot tell apart from the scratch) orders the levels either.
-  template <int R, bool Steady, class Member>
+  // source's rotation slot R before that level overwrites it), then the new input row.
+  template <int R, class Member>
   KOKKOS_FORCEINLINE_FUNCTION void row(const Member& m, thread_state& s, int it) const {
     constexpr int south = R, centre = (R + 1) % 3, north = (R + 2) % 3;
     const int n = s.n0 + it;
-    T top[C]    = {};  // set by level K, the only level whose row is stored
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll
 #endif
     for (int t = K; t >= 1; --t) {
       const int r = n - 2 * t;
-      if (!Steady && (r < s.j0 - K + t || r > s.j1 - 1 + K - t)) {
+      if (r < s.j0 - K + t || r > s.j1 - 1 + K - t) {
         continue;  // a row of level t that no written cell needs
       }
       const T(&c)[C]  = s.level[t - 1][centre];
@@ -477,11 +472,14 @@ struct diffusion_temporal_kernel {
                                      : c[k];
       }
       if (t == K) {
+        T* out = m_out + std::size_t(r) * m_pitch + s.i0;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll
 #endif
         for (int k = 0; k < C; ++k) {
-          top[k] = v[k];
+          if (s.write[k]) {
+            out[k] = v[k];
+          }
         }
       } else {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -502,18 +500,6 @@ struct diffusion_temporal_kernel {
     }
     s.scratch[at(0, south, 0)] = s.ahead[R][0];
     s.scratch[at(0, south, 1)] = s.ahead[R][C - 1];
-    const int r                = n - 2 * K;
-    if (Steady || (r >= s.j0 && r <= s.j1 - 1)) {
-      T* out = m_out + std::size_t(r) * m_pitch + s.i0;
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll
-#endif
-      for (int k = 0; k < C; ++k) {
-        if (s.write[k]) {
-          out[k] = top[k];
-        }
-      }
-    }
     load_row(s.ahead[R], s, n + 3);
     m.team_barrier();
   }
@@ -552,25 +538,17 @@ struct diffusion_temporal_kernel {
     }
     m.team_barrier();
     const int rows = (s.j1 - s.j0) + 3 * K;
-    // Rows 3K to j1 - j0 + 2K are steady: level t's row n - 2t lies in its range for every t.
-    const int last_steady = (s.j1 - s.j0) + 2 * K;
-    int it                = 0;
+    int it         = 0;
     for (; it + 3 <= rows; it += 3) {
-      if (it >= 3 * K && it + 2 <= last_steady) {
-        row<0, true>(m, s, it);
-        row<1, true>(m, s, it + 1);
-        row<2, true>(m, s, it + 2);
-      } else {
-        row<0, false>(m, s, it);
-        row<1, false>(m, s, it + 1);
-        row<2, false>(m, s, it + 2);
-      }
+      row<0>(m, s, it);
+      row<1>(m, s, it + 1);
+      row<2>(m, s, it + 2);
     }
     if (it < rows) {
-      row<0, false>(m, s, it);
+      row<0>(m, s, it);
     }
     if (it + 1 < rows) {
-      row<1, false>(m, s, it + 1);
+      row<1>(m, s, it + 1);
     }
   }
 };
