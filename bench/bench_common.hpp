@@ -121,7 +121,10 @@ __global__ void hold_stream(unsigned long long ns) {
 // launches queued behind hold_stream. A launch-bound kernel is then timed without the host's
 // launch cost, which a real time step mostly hides behind the kernels queued before it; a gap
 // the host cannot hide (a launch that waits for the device, a batch queued slower than the
-// hold) still counts, and the hold grows to twice the host's time for the batch before.
+// hold) still counts, and the hold grows to twice the host's time for the batch before, up to
+// max_hold_seconds: a batch of more launches than the stream's queue holds blocks the host until
+// the hold ends, however long it is, so an unbounded hold would double on every batch (its launch
+// gaps past the queue are then part of the time, as in a real run).
 class batch_timer {
  public:
   explicit batch_timer(const exec_space& exec) : m_stream(exec.cuda_stream()) {
@@ -143,7 +146,7 @@ class batch_timer {
   double stop() {
     check_cuda(cudaEventRecord(m_stop, m_stream), "cudaEventRecord");
     const std::chrono::duration<double> host = std::chrono::steady_clock::now() - m_host_start;
-    m_hold_seconds                           = std::max(m_hold_seconds, 2.0 * host.count());
+    m_hold_seconds = std::min(max_hold_seconds, std::max(m_hold_seconds, 2.0 * host.count()));
     check_cuda(cudaEventSynchronize(m_stop), "cudaEventSynchronize");
     float ms = 0.0f;
     check_cuda(cudaEventElapsedTime(&ms, m_start, m_stop), "cudaEventElapsedTime");
@@ -157,7 +160,8 @@ class batch_timer {
  private:
   cudaStream_t m_stream;
   cudaEvent_t m_start{}, m_stop{};
-  double m_hold_seconds = 1e-3;
+  static constexpr double max_hold_seconds = 0.1;
+  double m_hold_seconds                    = 1e-3;
   std::chrono::steady_clock::time_point m_host_start;
 };
 #else
