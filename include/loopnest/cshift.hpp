@@ -45,6 +45,15 @@ inline const char* name(cshift_strategy s) {
 template <class ExecutionSpace>
 inline constexpr cshift_strategy cshift_default_strategy = cshift_strategy::device_table;
 
+#if defined(KOKKOS_ENABLE_CUDA)
+// CUDA: with no_table a team computes its entry in a few integer operations, where with a table
+// it waits for one load before its first copy; that wait shows where teams are short (rows that
+// move as single elements). On the H200 the table lost far more there than it won anywhere else
+// (docs/results/h200/cshift/).
+template <>
+inline constexpr cshift_strategy cshift_default_strategy<Kokkos::Cuda> = cshift_strategy::no_table;
+#endif
+
 // The Kokkos profiling region around all table work: a device build and its fence, a host
 // fill and its copy. Profiling tools (and loopnest's benchmark) time the tables through it.
 inline constexpr const char* cshift_table_region = Impl::cshift_table_label;
