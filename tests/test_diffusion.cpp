@@ -231,6 +231,35 @@ TYPED_TEST(diffusion, temporal_plans_of_any_shape_give_the_stepwise_bits) {
   check_planned_passes<float, 5, TypeParam>(3, 20, 14);
 }
 
+// Small-grid passes (each team's whole region in team scratch) with regions from 2K + 1 rows to
+// the planner's, on grids narrower and wider than one region: every interior cell written, with
+// the bits of K single steps.
+template <class T, int K, class ExecutionSpace>
+void check_tile_passes(int nx, int ny, unsigned seed) {
+  using traits        = loopnest::diffusion_temporal_traits<ExecutionSpace, T>;
+  const auto initial  = random_field<T>(nx, ny, seed);
+  const auto expected = run<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, K, initial);
+  const auto planned  = loopnest::Impl::plan_diffusion_tiles<T>(ExecutionSpace(), nx, ny, K);
+  ASSERT_GT(planned.team_size, 0) << nx << "x" << ny << ", K " << K;
+  const int width = traits::tile_columns - 2 * K;
+  for (const int rows : {2 * K + 1, 2 * K + 2, 2 * K + 5, planned.tile_rows}) {
+    const int length = rows - 2 * K, segments = (ny - 2 + length - 1) / length;
+    const auto got = planned_pass<T, K, ExecutionSpace>(
+        nx, ny, initial,
+        {planned.team_size, (nx - 2 + width - 1) / width, segments, width, length, rows});
+    EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
+        << nx << "x" << ny << ", K " << K << ", regions of " << rows << " rows";
+  }
+}
+
+TYPED_TEST(diffusion, small_grid_passes_give_the_stepwise_bits) {
+  check_tile_passes<double, 1, TypeParam>(3, 3, 31);
+  check_tile_passes<double, 4, TypeParam>(70, 29, 32);
+  check_tile_passes<double, 12, TypeParam>(131, 40, 33);
+  check_tile_passes<float, 8, TypeParam>(50, 61, 34);
+  check_tile_passes<float, 3, TypeParam>(200, 5, 35);
+}
+
 // The planner's cut covers the interior with no empty team, fits the team scratch, and on large
 // grids fills whole waves of concurrent teams to 90% (on a GPU: every SM busy, at any grid
 // width; on smaller grids the plan may trade a partly filled wave for shorter teams).
@@ -243,15 +272,23 @@ void check_plans(int k) {
       const std::string where =
           std::to_string(nx) + "x" + std::to_string(ny) + ", K " + std::to_string(k);
       ASSERT_GT(p.team_size, 0) << where;
-      EXPECT_EQ(p.width, p.team_size * traits::columns_per_thread - 2 * k) << where;
+      EXPECT_EQ(p.width, p.tiles() ? traits::tile_columns - 2 * k
+                                   : p.team_size * traits::columns_per_thread - 2 * k)
+          << where;
       EXPECT_GE(p.strips * p.width, nx - 2) << where;
       EXPECT_LT((p.strips - 1) * p.width, nx - 2) << where;
       EXPECT_GE(p.segments * p.length, ny - 2) << where;
       EXPECT_LT((p.segments - 1) * p.length, ny - 2) << where;
       const auto scratch =
-          loopnest::Impl::diffusion_temporal_scratch_bytes<T, ExecutionSpace>(k, p.team_size);
+          p.tiles()
+              ? loopnest::Impl::diffusion_tiles_scratch_bytes<T, ExecutionSpace>(p.tile_rows)
+              : loopnest::Impl::diffusion_temporal_scratch_bytes<T, ExecutionSpace>(k, p.team_size);
       EXPECT_LE(scratch, std::size_t(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0)));
+      if (p.tiles()) {
+        EXPECT_EQ(p.tile_rows, p.length + 2 * k) << where;
+      }
       if (nx >= 4096 && ny >= 4096) {
+        EXPECT_FALSE(p.tiles()) << where << ": a large grid streams";
         const int slots = traits::concurrent_teams(
             ExecutionSpace(), p.team_size, scratch,
             loopnest::Impl::diffusion_temporal_resident_threads<T>(ExecutionSpace(), k));
@@ -374,6 +411,56 @@ void check_thread_teams(int nx, int ny, int team_size, unsigned seed) {
           << " columns, strips of " << width << ", segments of " << length;
     }
   }
+}
+
+// The small-grid kernel by teams of team_size host threads: a level that a thread starts before
+// the others finished the level below reads cells not yet written.
+template <class T, int K>
+void check_tile_thread_teams(int nx, int ny, int team_size, unsigned seed) {
+  using space         = Kokkos::DefaultHostExecutionSpace;
+  constexpr int cols  = loopnest::diffusion_temporal_traits<space, T>::tile_columns;
+  using kernel        = loopnest::Impl::diffusion_tiles_kernel<T, K, cols, space>;
+  const auto initial  = random_field<T>(nx, ny, seed);
+  const auto expected = run<T, diffusion_variant::vectorized, space>(nx, ny, K, initial);
+  for (const int rows : {2 * K + 1, 2 * K + 6}) {
+    loopnest::diffusion_solver<T, diffusion_variant::temporal, space> s(space(), nx, ny, T(0.1), {},
+                                                                        K);
+    s.set_field(initial);
+    poison_interior(s.next(), nx, ny);
+    const int tiles_x = (nx - 2 + cols - 2 * K - 1) / (cols - 2 * K);
+    const int tiles_y = (ny - 2 + rows - 2 * K - 1) / (rows - 2 * K);
+    const kernel k{
+        s.current().data(), s.next().data(), s.current().extent(0), nx, ny, T(0.1), tiles_x, rows};
+    const std::size_t bytes = loopnest::Impl::diffusion_tiles_scratch_bytes<T, space>(rows);
+    std::vector<char> scratch(bytes);
+    for (int league_rank = 0; league_rank < tiles_x * tiles_y; ++league_rank) {
+      thread_barrier barrier{{}, {}, team_size};
+      std::vector<std::thread> threads;
+      threads.reserve(team_size);
+      for (int q = 0; q < team_size; ++q) {
+        threads.emplace_back([&, q] {
+          k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
+        });
+      }
+      for (auto& t : threads) {
+        t.join();
+      }
+    }
+    std::vector<T> got(initial.size());
+    for (int j = 0; j < ny; ++j) {
+      for (int i = 0; i < nx; ++i) {
+        got[static_cast<std::size_t>(i) + std::size_t(nx) * j] = s.next()(i, j);
+      }
+    }
+    EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
+        << nx << "x" << ny << ", K " << K << ", " << team_size << " threads, regions of " << rows
+        << " rows";
+  }
+}
+
+TEST(diffusion_temporal, small_grid_teams_of_several_threads_wait_for_each_level) {
+  check_tile_thread_teams<double, 3>(90, 21, 7, 41);
+  check_tile_thread_teams<float, 5>(60, 33, 4, 42);
 }
 
 TEST(diffusion_temporal, teams_of_several_threads_exchange_their_outer_columns) {

@@ -318,6 +318,15 @@ struct diffusion_temporal_traits {
   // Steps per pass when the caller names none, and the largest the solver instantiates.
   static constexpr int default_steps_per_pass = 4;
   static constexpr int max_steps_per_pass     = 12;
+  // Small grids: threads of a team that keeps its whole tile, K-deep halo included, in team
+  // scratch, and the columns of that region (a power of two, so that a cell's column is a mask).
+  static constexpr int tile_team_size = 1;
+  static constexpr int tile_columns   = 64;
+  // The planner takes the small-grid pass when its teams fit in tile_waves waves of concurrent
+  // teams: never on a host backend, where a pass costs no launch latency to hide.
+  static constexpr int tile_waves = 0;
+  // Processors that each want a team of a small-grid pass.
+  static int processors(const ExecutionSpace& exec) { return Impl::concurrency(exec); }
   // Teams that run at the same time with team_size threads and scratch_bytes of team scratch
   // each, for a kernel of which one multiprocessor holds resident_threads threads by its
   // registers (Kokkos' team_size_max): the planner sizes the grid of teams to whole waves of
@@ -340,6 +349,12 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
   static constexpr int max_team_size          = 256;
   static constexpr int default_steps_per_pass = 8;
   static constexpr int max_steps_per_pass     = 12;
+  static constexpr int tile_team_size         = 256;
+  static constexpr int tile_columns           = 64;
+  static constexpr int tile_waves             = 2;
+  static int processors(const Kokkos::Cuda& exec) {
+    return exec.cuda_device_prop().multiProcessorCount;
+  }
   // An SM holds as many teams as its registers (resident_threads: the kernel's registers bound
   // it below the 2048 threads of the hardware), its shared memory and its block slots allow.
   static int concurrent_teams(const Kokkos::Cuda& exec, int team_size, std::size_t scratch_bytes,
@@ -363,10 +378,14 @@ namespace Impl {
 
 // How one pass of the temporal variant covers the grid: strips of `width` interior columns
 // (each team computes width + 2K columns) times segments of `length` interior rows (each team
-// streams length + 2K rows), strips * segments teams of team_size threads.
+// streams length + 2K rows), strips * segments teams of team_size threads. With tile_rows > 0
+// (small grids) each team instead holds a region of tile_columns x tile_rows cells in team
+// scratch, its width x length tile and a K-deep halo, and advances all K steps there.
 struct diffusion_temporal_plan {
   int team_size, strips, segments, width, length;
+  int tile_rows = 0;
   int teams() const { return strips * segments; }
+  bool tiles() const { return tile_rows > 0; }
 };
 
 // Team scratch of one pass: per thread and step level below K, three rows in flight (written
@@ -553,6 +572,86 @@ struct diffusion_temporal_kernel {
   }
 };
 
+// One pass of K steps for small grids: team (tx, ty) loads the region of Columns x m_rows cells
+// whose inner tile (columns [a, a + width), rows [j0, j0 + length)) it writes, K cells of halo
+// on every side, into team scratch; then level t = 1 .. K updates the cells t and more from the
+// region's border, from level t - 1 in the other half of the scratch, with a team barrier per
+// level; level K covers the tile. Cells outside the grid read as 0 and edge cells keep their
+// value at every level, as in the stepwise solver. One launch and one read and write of each
+// cell per K steps, with no pipeline to fill: a grid that fits in a wave of teams costs about the
+// K updates of one region.
+template <class T, int K, int Columns, class ExecutionSpace>
+struct diffusion_tiles_kernel {
+  static_assert((Columns & (Columns - 1)) == 0 && Columns > 2 * K,
+                "loopnest::diffusion_temporal_traits: tile_columns must be a power of two wider "
+                "than the two K-deep halos of a pass.");
+  using scratch_type         = diffusion_temporal_scratch<T, ExecutionSpace>;
+  static constexpr int width = Columns - 2 * K;
+
+  const T* m_in;
+  T* m_out;
+  std::size_t m_pitch;
+  int m_nx, m_ny;
+  T m_alpha;
+  int m_tiles_x, m_rows;
+
+  // The team's threads take cells first to last of the region, adjacent threads adjacent cells
+  // (a template on the team handle, as diffusion_temporal_kernel's).
+  template <class Member, class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_cells(const Member& m, int first, int last, F&& f) {
+    for (int c = first + m.team_rank(); c < last; c += m.team_size()) {
+      f(c);
+    }
+  }
+
+  template <class Member>
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const int length = m_rows - 2 * K;
+    const int tx = m.league_rank() % m_tiles_x, ty = m.league_rank() / m_tiles_x;
+    const int x0 = 1 + tx * width - K, y0 = 1 + ty * length - K;  // the region's first cell
+    const int cells = Columns * m_rows;
+    const scratch_type x(m.team_scratch(0), 2 * std::size_t(cells));
+    T* from = x.data();
+    T* to   = from + cells;
+    for_cells(m, 0, cells, [&](int c) {
+      const int i = x0 + c % Columns, j = y0 + c / Columns;
+      from[c] = i >= 0 && i < m_nx && j >= 0 && j < m_ny
+                    ? load_read_only(m_in[std::size_t(j) * m_pitch + i])
+                    : T(0);
+    });
+    m.team_barrier();
+    for (int t = 1; t <= K; ++t) {
+      // Whole rows t to m_rows - t - 1 of the region; the columns outside [t, Columns - t) keep
+      // what they hold, which no later level reads.
+      for_cells(m, Columns * t, Columns * (m_rows - t), [&](int c) {
+        const int col = c % Columns;
+        if (col < t || col >= Columns - t) {
+          return;
+        }
+        const int i = x0 + col, j = y0 + c / Columns;
+        to[c] = i >= 1 && i <= m_nx - 2 && j >= 1 && j <= m_ny - 2
+                    ? diffusion_update(m_alpha, from[c], from[c - 1], from[c + 1],
+                                       from[c - Columns], from[c + Columns])
+                    : from[c];
+      });
+      m.team_barrier();
+      T* const last = from;
+      from          = to;
+      to            = last;
+    }
+    // Level K on the tile: interior columns [a, b) and rows [j0, j1) of the grid.
+    const int a = x0 + K, j0 = y0 + K;
+    const int b  = a + width < m_nx - 1 ? a + width : m_nx - 1;
+    const int j1 = j0 + length < m_ny - 1 ? j0 + length : m_ny - 1;
+    for_cells(m, Columns * K, Columns * (m_rows - K), [&](int c) {
+      const int i = x0 + c % Columns, j = y0 + c / Columns;
+      if (i >= a && i < b && j < j1) {
+        m_out[std::size_t(j) * m_pitch + i] = from[c];
+      }
+    });
+  }
+};
+
 // Calls f(std::integral_constant<int, steps>{}) for 1 <= steps <= sizeof...(Ks): K is a
 // template argument of the kernel so that every level's registers are named at compile time.
 template <class F, int... Ks>
@@ -579,6 +678,54 @@ int diffusion_temporal_resident_threads(const ExecutionSpace& exec, int steps) {
     threads      = Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
                   .team_size_max(kernel{nullptr, nullptr, 0, 3, 3, T(0), 1, 1, 1},
                                  Kokkos::ParallelForTag());
+  });
+  return threads;
+}
+
+// Team scratch of a small-grid pass: two copies of a region of tile_columns x rows cells.
+template <class T, class ExecutionSpace>
+std::size_t diffusion_tiles_scratch_bytes(int rows) {
+  return diffusion_temporal_scratch<T, ExecutionSpace>::shmem_size(
+      2 * std::size_t(diffusion_temporal_traits<ExecutionSpace, T>::tile_columns) * rows);
+}
+
+// The small-grid plan of a pass of `steps` steps: regions of tile_columns columns and the most
+// rows that team scratch holds, fewer where that would leave a processor without a team (such a
+// grid waits for its slowest team, whose rows set its time), then no more rows than the tiles
+// need. Returns team_size 0 when no region of 2 * steps + 1 rows fits.
+template <class T, class ExecutionSpace>
+diffusion_temporal_plan plan_diffusion_tiles(const ExecutionSpace& exec, int nx, int ny,
+                                             int steps) {
+  using traits           = diffusion_temporal_traits<ExecutionSpace, T>;
+  const auto scratch_max = std::size_t(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0));
+  const int width        = traits::tile_columns - 2 * steps;
+  int rows               = 2 * steps + 1;
+  if (width < 1 || diffusion_tiles_scratch_bytes<T, ExecutionSpace>(rows) > scratch_max) {
+    return {0, 0, 0, 0, 0};
+  }
+  while (diffusion_tiles_scratch_bytes<T, ExecutionSpace>(rows + 1) <= scratch_max) {
+    ++rows;
+  }
+  const int tiles_x  = (nx - 2 + width - 1) / width;
+  const auto tiles_y = [&](int r) { return (ny - 2 + r - 2 * steps - 1) / (r - 2 * steps); };
+  while (rows > 2 * steps + 1 && tiles_x * tiles_y(rows) < traits::processors(exec)) {
+    --rows;
+  }
+  const int segments = tiles_y(rows);
+  const int length   = (ny - 2 + segments - 1) / segments;
+  return {traits::tile_team_size, tiles_x, segments, width, length, length + 2 * steps};
+}
+
+// Threads of the K-step small-grid kernel one multiprocessor holds by its registers.
+template <class T, class ExecutionSpace>
+int diffusion_tiles_resident_threads(const ExecutionSpace& exec, int steps) {
+  constexpr int columns = diffusion_temporal_traits<ExecutionSpace, T>::tile_columns;
+  int threads           = 0;
+  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
+    using kernel = diffusion_tiles_kernel<T, decltype(k)::value, columns, ExecutionSpace>;
+    threads =
+        Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
+            .team_size_max(kernel{nullptr, nullptr, 0, 3, 3, T(0), 1, 1}, Kokkos::ParallelForTag());
   });
   return threads;
 }
@@ -625,6 +772,19 @@ diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int 
       }
     }
   }
+  if (traits::tile_waves > 0) {
+    // A grid whose small-grid pass fits in a few waves: that pass has no rows to stream through
+    // before its first write, which on such a grid cost more than its halo recomputes.
+    const auto tiles = plan_diffusion_tiles<T>(exec, nx, ny, steps);
+    if (tiles.team_size > 0) {
+      const int slots = traits::concurrent_teams(
+          exec, tiles.team_size, diffusion_tiles_scratch_bytes<T, ExecutionSpace>(tiles.tile_rows),
+          diffusion_tiles_resident_threads<T>(exec, steps));
+      if (tiles.teams() <= traits::tile_waves * slots) {
+        return tiles;
+      }
+    }
+  }
   return best;
 }
 
@@ -632,9 +792,17 @@ template <int K, class ExecutionSpace, class T>
 void diffusion_temporal_pass(const ExecutionSpace& exec, const diffusion_temporal_plan& p,
                              const diffusion_step_args<T>& a, const T* in, T* out,
                              std::size_t pitch) {
-  constexpr int columns = diffusion_temporal_traits<ExecutionSpace, T>::columns_per_thread;
-  using kernel          = diffusion_temporal_kernel<T, K, columns, ExecutionSpace>;
+  using traits = diffusion_temporal_traits<ExecutionSpace, T>;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, p.teams(), p.team_size);
+  if (p.tiles()) {
+    using kernel = diffusion_tiles_kernel<T, K, traits::tile_columns, ExecutionSpace>;
+    policy.set_scratch_size(
+        0, Kokkos::PerTeam(diffusion_tiles_scratch_bytes<T, ExecutionSpace>(p.tile_rows)));
+    Kokkos::parallel_for("loopnest::diffusion/temporal_tiles", policy,
+                         kernel{in, out, pitch, a.nx, a.ny, a.alpha, p.strips, p.tile_rows});
+    return;
+  }
+  using kernel = diffusion_temporal_kernel<T, K, traits::columns_per_thread, ExecutionSpace>;
   policy.set_scratch_size(
       0, Kokkos::PerTeam(diffusion_temporal_scratch_bytes<T, ExecutionSpace>(K, p.team_size)));
   Kokkos::parallel_for("loopnest::diffusion/temporal", policy,
