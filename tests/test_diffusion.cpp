@@ -197,15 +197,16 @@ std::vector<T> planned_pass(int nx, int ny, const std::vector<T>& initial,
 }
 
 // Strips from one column wide to a full team's, segments from one row long to the whole
-// interior, at the smallest team size and the planner's: every interior cell written, with the
-// bits of K single steps (a halo shrunk one column or row too far reads a cell no level kept).
+// interior, at the smallest team size and the streaming planner's: every interior cell written,
+// with the bits of K single steps (a halo shrunk one column or row too far reads a cell no level
+// kept).
 template <class T, int K, class ExecutionSpace>
 void check_planned_passes(int nx, int ny, unsigned seed) {
   using traits        = loopnest::diffusion_temporal_traits<ExecutionSpace, T>;
   const auto initial  = random_field<T>(nx, ny, seed);
   const auto expected = run<T, diffusion_variant::vectorized, ExecutionSpace>(nx, ny, K, initial);
   const int planned =
-      loopnest::Impl::plan_diffusion_temporal<T>(ExecutionSpace(), nx, ny, K).team_size;
+      loopnest::Impl::plan_diffusion_stream<T>(ExecutionSpace(), nx, ny, K).team_size;
   for (const int team_size : {traits::team_size_step, planned}) {
     const int full = team_size * traits::columns_per_thread - 2 * K;
     for (const int width : {1, 2, 5, full}) {

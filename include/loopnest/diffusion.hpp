@@ -322,9 +322,10 @@ struct diffusion_temporal_traits {
   // scratch, and the columns of that region (a power of two, so that a cell's column is a mask).
   static constexpr int tile_team_size = 1;
   static constexpr int tile_columns   = 64;
-  // The planner takes the small-grid pass when its teams fit in tile_waves waves of concurrent
-  // teams: never on a host backend, where a pass costs no launch latency to hide.
-  static constexpr int tile_waves = 0;
+  // Whether the planner takes the small-grid pass for a grid so small that regions of the most
+  // rows would leave a processor without a team: never on a host backend, which has no launch
+  // latency and no pipeline start to hide.
+  static constexpr bool small_grid_tiles = false;
   // Processors that each want a team of a small-grid pass.
   static int processors(const ExecutionSpace& exec) { return Impl::concurrency(exec); }
   // Teams that run at the same time with team_size threads and scratch_bytes of team scratch
@@ -351,7 +352,7 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
   static constexpr int max_steps_per_pass     = 12;
   static constexpr int tile_team_size         = 256;
   static constexpr int tile_columns           = 64;
-  static constexpr int tile_waves             = 2;
+  static constexpr bool small_grid_tiles      = true;
   static int processors(const Kokkos::Cuda& exec) {
     return exec.cuda_device_prop().multiProcessorCount;
   }
@@ -689,56 +690,57 @@ std::size_t diffusion_tiles_scratch_bytes(int rows) {
       2 * std::size_t(diffusion_temporal_traits<ExecutionSpace, T>::tile_columns) * rows);
 }
 
-// The small-grid plan of a pass of `steps` steps: regions of tile_columns columns and the most
-// rows that team scratch holds, fewer where that would leave a processor without a team (such a
-// grid waits for its slowest team, whose rows set its time), then no more rows than the tiles
-// need. Returns team_size 0 when no region of 2 * steps + 1 rows fits.
+// The most rows of a small-grid region that team scratch holds, 0 when not 2 * steps + 1.
 template <class T, class ExecutionSpace>
-diffusion_temporal_plan plan_diffusion_tiles(const ExecutionSpace& exec, int nx, int ny,
-                                             int steps) {
-  using traits           = diffusion_temporal_traits<ExecutionSpace, T>;
+int diffusion_tiles_most_rows(int steps) {
   const auto scratch_max = std::size_t(Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0));
-  const int width        = traits::tile_columns - 2 * steps;
   int rows               = 2 * steps + 1;
-  if (width < 1 || diffusion_tiles_scratch_bytes<T, ExecutionSpace>(rows) > scratch_max) {
-    return {0, 0, 0, 0, 0};
+  if (diffusion_tiles_scratch_bytes<T, ExecutionSpace>(rows) > scratch_max) {
+    return 0;
   }
   while (diffusion_tiles_scratch_bytes<T, ExecutionSpace>(rows + 1) <= scratch_max) {
     ++rows;
   }
-  const int tiles_x  = (nx - 2 + width - 1) / width;
-  const auto tiles_y = [&](int r) { return (ny - 2 + r - 2 * steps - 1) / (r - 2 * steps); };
-  while (rows > 2 * steps + 1 && tiles_x * tiles_y(rows) < traits::processors(exec)) {
+  return rows;
+}
+
+// Small-grid regions of `rows` rows across ny: how many along j.
+inline int diffusion_tiles_along_j(int ny, int rows, int steps) {
+  return (ny - 2 + rows - 2 * steps - 1) / (rows - 2 * steps);
+}
+
+// The small-grid plan of a pass of `steps` steps: regions of tile_columns columns and the most
+// rows that team scratch holds, fewer where that would leave a processor without a team (such a
+// grid waits for its slowest team, whose rows set its time), then no more rows than the tiles
+// need. Returns team_size 0 when no region fits.
+template <class T, class ExecutionSpace>
+diffusion_temporal_plan plan_diffusion_tiles(const ExecutionSpace& exec, int nx, int ny,
+                                             int steps) {
+  using traits    = diffusion_temporal_traits<ExecutionSpace, T>;
+  const int width = traits::tile_columns - 2 * steps;
+  int rows        = diffusion_tiles_most_rows<T, ExecutionSpace>(steps);
+  if (width < 1 || rows == 0) {
+    return {0, 0, 0, 0, 0};
+  }
+  const int tiles_x = (nx - 2 + width - 1) / width;
+  while (rows > 2 * steps + 1 &&
+         tiles_x * diffusion_tiles_along_j(ny, rows, steps) < traits::processors(exec)) {
     --rows;
   }
-  const int segments = tiles_y(rows);
+  const int segments = diffusion_tiles_along_j(ny, rows, steps);
   const int length   = (ny - 2 + segments - 1) / segments;
   return {traits::tile_team_size, tiles_x, segments, width, length, length + 2 * steps};
 }
 
-// Threads of the K-step small-grid kernel one multiprocessor holds by its registers.
+// The streaming plan of least modelled time for a pass of `steps` steps: every team size the
+// traits allow whose scratch and registers fit, every segment count up to four waves of
+// concurrent teams. Time is modelled as waves * (teams per wave) * (rows a team streams) *
+// (columns it computes), i.e. a machine of fixed throughput that finishes a wave when its slowest
+// team does, so that a grid of any width is cut into a number of teams that fills whole waves.
+// Returns team_size 0 when nothing fits.
 template <class T, class ExecutionSpace>
-int diffusion_tiles_resident_threads(const ExecutionSpace& exec, int steps) {
-  constexpr int columns = diffusion_temporal_traits<ExecutionSpace, T>::tile_columns;
-  int threads           = 0;
-  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
-    using kernel = diffusion_tiles_kernel<T, decltype(k)::value, columns, ExecutionSpace>;
-    threads =
-        Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
-            .team_size_max(kernel{nullptr, nullptr, 0, 3, 3, T(0), 1, 1}, Kokkos::ParallelForTag());
-  });
-  return threads;
-}
-
-// The plan of least modelled time for a pass of `steps` steps: every team size the traits allow
-// whose scratch and registers fit, every segment count up to four waves of concurrent teams. Time
-// is modelled as waves * (teams per wave) * (rows a team streams) * (columns it computes), i.e. a
-// machine of fixed throughput that finishes a wave when its slowest team does, so that a grid of
-// any width is cut into a number of teams that fills whole waves. Returns team_size 0 when nothing
-// fits.
-template <class T, class ExecutionSpace>
-diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
-                                                int steps) {
+diffusion_temporal_plan plan_diffusion_stream(const ExecutionSpace& exec, int nx, int ny,
+                                              int steps) {
   const int resident    = diffusion_temporal_resident_threads<T>(exec, steps);
   using traits          = diffusion_temporal_traits<ExecutionSpace, T>;
   constexpr int columns = traits::columns_per_thread;
@@ -772,20 +774,26 @@ diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int 
       }
     }
   }
-  if (traits::tile_waves > 0) {
-    // A grid whose small-grid pass fits in a few waves: that pass has no rows to stream through
-    // before its first write, which on such a grid cost more than its halo recomputes.
-    const auto tiles = plan_diffusion_tiles<T>(exec, nx, ny, steps);
-    if (tiles.team_size > 0) {
-      const int slots = traits::concurrent_teams(
-          exec, tiles.team_size, diffusion_tiles_scratch_bytes<T, ExecutionSpace>(tiles.tile_rows),
-          diffusion_tiles_resident_threads<T>(exec, steps));
-      if (tiles.teams() <= traits::tile_waves * slots) {
-        return tiles;
-      }
+  return best;
+}
+
+// The plan of a pass of `steps` steps: the small-grid pass where the traits take it and regions
+// of the most rows would leave a processor without a team (a streaming team there spends most of
+// its time on the 3K rows before its first write), else the streaming plan.
+template <class T, class ExecutionSpace>
+diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
+                                                int steps) {
+  using traits = diffusion_temporal_traits<ExecutionSpace, T>;
+  if (traits::small_grid_tiles) {
+    const int width = traits::tile_columns - 2 * steps;
+    const int rows  = diffusion_tiles_most_rows<T, ExecutionSpace>(steps);
+    if (width >= 1 && rows > 0 &&
+        (nx - 2 + width - 1) / width * diffusion_tiles_along_j(ny, rows, steps) <
+            traits::processors(exec)) {
+      return plan_diffusion_tiles<T>(exec, nx, ny, steps);
     }
   }
-  return best;
+  return plan_diffusion_stream<T>(exec, nx, ny, steps);
 }
 
 template <int K, class ExecutionSpace, class T>
