@@ -13,6 +13,12 @@ counters) and:
   gets the fields rank, strategy, layout, dim and shift (numbers as int) besides the six; names
   of the earlier form `cshift/<r>d/<strategy>/<layout>/...` (results measured before the
   rename) are rewritten to this form when they are read, so old and new files merge.
+- `diffusion/advance/<variant>/<mapping>/<precision>/<n>x<n>/steps<N>`, N steps per iteration
+  (bench/diffusion.cpp): kernel `advance`, schedule the variant as named, extents
+  `<n>x<n>/steps<N>`, and the fields variant (without a `-k<K>` suffix), k (the K of
+  `temporal-k<K>`, the temporal variant forced to K steps per pass; None without the suffix),
+  n and steps (ints). Its counters: gcell_steps (gcell_steps_per_second, 10^9 interior
+  cell-steps per second), steps_per_pass and x_single (None where an entry has none).
 
 The MPI benchmark bench/halo.cpp (docs/distributed.md) names its entries otherwise; their rows
 have the six fields too (so that every row has them), but the scripts draw and tabulate these
@@ -57,6 +63,9 @@ OLD_CSHIFT_NAME = re.compile(r"cshift/(?P<rank>\d+)d/(?P<strategy>[a-z_]+)/(?P<l
 HALO_NAME = re.compile(r"(?P<family>halo|halo_reference)/(?P<transport>[a-z0-9_]+)/"
                        r"(?P<precision>[^/]+)/(?P<extents>(?P<nx>\d+)x(?P<ny>\d+)x(?P<nz>\d+)"
                        r"x(?P<nvar>\d+))/ghost(?P<ghost>\d+)/gpus(?P<gpus>\d+)")
+ADVANCE_NAME = re.compile(r"diffusion/advance/(?P<variant>[a-z0-9_]+)(?:-k(?P<k>\d+))?/"
+                          r"(?P<mapping>[a-z]+)/(?P<precision>[^/]+)/"
+                          r"(?P<extents>(?P<n>\d+)x\d+/steps(?P<steps>\d+))")
 SCALING_NAME = re.compile(r"scaling/(?P<kernel>[a-z0-9_]+)/(?P<mode>weak|strong)/"
                           r"(?P<transport>[a-z0-9_]+)/(?P<precision>[^/]+)/"
                           r"(?P<extents>\d+(?:x\d+)*)/gpus(?P<gpus>\d+)")
@@ -67,6 +76,8 @@ DISTRIBUTED_FAMILIES = ("halo", "halo_reference", "scaling")
 # Families whose names this module parses by a pattern: a name of one of them that does not
 # match is reported when it is skipped.
 PATTERN_FAMILIES = ("cshift",) + DISTRIBUTED_FAMILIES
+# The same for a kernel of a family whose other kernels have the usual names.
+PATTERN_KERNELS = ("diffusion/advance",)
 
 # Bytes of one value of a precision.
 PRECISION_BYTES = {"fp64": 8, "fp32": 4}
@@ -136,12 +147,31 @@ def parse_name(name):
                     precision=m["precision"], extents=m["extents"], rank=int(m["rank"]),
                     strategy=m["strategy"], layout=m["layout"], dim=int(m["dim"]),
                     shift=int(m["shift"]))
+    if is_advance_name(name):
+        m = ADVANCE_NAME.fullmatch(name)
+        if not m:
+            return None
+        return dict(family="diffusion", kernel="advance", schedule=parts[2],
+                    mapping=m["mapping"], precision=m["precision"], extents=m["extents"],
+                    variant=m["variant"], k=int(m["k"]) if m["k"] else None, n=int(m["n"]),
+                    steps=int(m["steps"]))
     family, kernel, schedule, mapping, precision = parts[:5]
     if family == "peer":
         # peer/<family>/<implementation>/...: a column of that family's first kernel.
         family, kernel, schedule = kernel, PEER_KERNEL.get(kernel, kernel), "peer-" + schedule
     return dict(family=family, kernel=kernel, schedule=schedule, mapping=mapping,
                 precision=precision, extents="/".join(parts[5:]))
+
+
+def is_advance_name(name):
+    """Whether a (normalised) name is one of the diffusion/advance family."""
+    return name.startswith("diffusion/advance/")
+
+
+def is_advance(row):
+    """Whether a row is of diffusion/advance: N steps an entry, whose pct_copy and time do not
+    compare with one step's, so the per-size plots leave it to its own."""
+    return row["family"] == "diffusion" and row["kernel"] == "advance"
 
 
 def parse_distributed_name(name):
@@ -189,9 +219,11 @@ def read(path):
         fields = parse_name(name)
         if fields is None:
             family = name.split("/")[0]
-            if family in PATTERN_FAMILIES:
+            kernel = "/".join(name.split("/")[:2])
+            if family in PATTERN_FAMILIES or kernel in PATTERN_KERNELS:
                 # A name of no known form would otherwise vanish from the report unseen.
-                print(f"skipped {name}: not a {family} name this script knows", file=sys.stderr)
+                what = kernel if kernel in PATTERN_KERNELS else family
+                print(f"skipped {name}: not a {what} name this script knows", file=sys.stderr)
             continue
         time_us = b["real_time"] * TIME_UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
         merge(entries, {name: dict(name=name, **fields, time=time_us,
@@ -205,7 +237,10 @@ def read(path):
                                    pct_mpi=b.get("pct_mpi_sendrecv"),
                                    gcells=b.get("gcells_per_second"),
                                    efficiency=b.get("efficiency"),
-                                   speedup=b.get("speedup"))})
+                                   speedup=b.get("speedup"),
+                                   gcell_steps=b.get("gcell_steps_per_second"),
+                                   steps_per_pass=b.get("steps_per_pass"),
+                                   x_single=b.get("x_single"))})
     return entries, data.get("context", {})
 
 

@@ -22,6 +22,11 @@ width with the bytes of one face's message, the exchange bandwidth of every tran
 reference (GB/s sent per rank) and each transport's share of its reference (%ref: nccl against
 nccl_sendrecv, the MPI transports against mpi_sendrecv); `scaling` per kernel and precision, a
 row per mode (weak, strong), transport and GPU count with time, Gcells/s, speedup and efficiency.
+diffusion/advance (N steps an entry) gets, besides its pct_copy table, one per precision: a row
+per grid and step count, G cell-steps/s (gcell_steps_per_second) per variant (kK = temporal-k<K>,
+the temporal variant at K steps per pass), the best stepwise variant (vectorized, flat, collapse)
+and the plain temporal entry's steps per pass (K) and x_single (its speedup over the best
+stepwise entry of the same run).
 
 Before those tables, per family (not cshift, halo, halo_reference or scaling), one table of every
 variant at the family's largest extents per kernel and precision: time (us), GB/s (ideal bytes),
@@ -46,8 +51,8 @@ import os
 import sys
 from collections import OrderedDict
 
-from loopnest_results import (DISTRIBUTED_FAMILIES, byte_text, column, halo_reference_of, load,
-                              merge, read, size_key)
+from loopnest_results import (DISTRIBUTED_FAMILIES, byte_text, column, halo_reference_of,
+                              is_advance, load, merge, read, size_key)
 
 
 def parse_arguments(argv):
@@ -139,6 +144,7 @@ def print_tables(rows, markdown):
     print_cshift(rows, markdown)
     print_halo(rows, markdown)
     print_scaling(rows, markdown)
+    print_advance(rows, markdown)
 
 
 def print_largest(rows, markdown):
@@ -345,6 +351,42 @@ def print_scaling(rows, markdown):
                     "efficiency"], lines, markdown)
 
 
+# The stepwise variants of diffusion/advance, whose best the temporal entries are set against.
+ADVANCE_STEPWISE = ("vectorized", "flat", "collapse")
+
+
+def print_advance(rows, markdown):
+    """Per precision: G cell-steps/s of every diffusion/advance variant, a row per grid and step
+    count, with the best stepwise variant and temporal's K and x_single."""
+    groups = OrderedDict()
+    for r in rows:
+        if is_advance(r) and r["gcell_steps"] is not None:
+            groups.setdefault(r["precision"], []).append(r)
+    number = lambda x, spec: format(x, spec) if x is not None else "-"
+    for precision, g in groups.items():
+        name = lambda r: r["variant"] if r["k"] is None else f"k{r['k']}"
+        # The variants without K first (as the benchmark registers them), then K = 1, 2, ...
+        columns = list(OrderedDict.fromkeys(name(r) for r in sorted(
+            g, key=lambda r: (r["k"] is not None, r["k"] or 0))))
+        cell = {(name(r), r["n"], r["steps"]): r for r in g}
+        lines = []
+        for n, steps in sorted(OrderedDict.fromkeys((r["n"], r["steps"]) for r in g),
+                               key=lambda s: (s[1], s[0])):
+            line = [f"{n}x{n}/steps{steps}"]
+            line += [number(cell[(c, n, steps)]["gcell_steps"], ".1f")
+                     if (c, n, steps) in cell else "-" for c in columns]
+            stepwise = [cell[(v, n, steps)] for v in ADVANCE_STEPWISE if (v, n, steps) in cell]
+            best = max(stepwise, key=lambda r: r["gcell_steps"]) if stepwise else None
+            temporal = cell.get(("temporal", n, steps))
+            line += [best["variant"] if best else "-",
+                     number(temporal and temporal["steps_per_pass"], "g"),
+                     number(temporal and temporal["x_single"], ".2f")]
+            lines.append(line)
+        print_rows(f"diffusion/advance {precision}: G cell-steps/s",
+                   ["grid/steps"] + columns + ["best stepwise", "temporal K", "x_single"], lines,
+                   markdown)
+
+
 # The order of the families in a written report; others follow by name.
 FAMILY_ORDER = ["layouts", "fields", "diffusion", "cshift"]
 
@@ -515,10 +557,16 @@ def write(directory, plots=True):
         if written:
             text += "## Plots\n\n"
             halo = [p for p in written if os.path.basename(p).startswith("halo_")]
+            advance = [p for p in written
+                       if os.path.basename(p).startswith("diffusion_advance_")]
             what = []
-            if len(halo) < len(written):
+            if len(halo) + len(advance) < len(written):
                 what.append("Share of the copy bandwidth against size, a line per variant, and "
                             "collapse3 against collapse4 per kernel at the largest size")
+            if advance:
+                what.append("diffusion/advance in G cell-steps/s against the steps per pass K "
+                            "of temporal-k<K>, with the best stepwise variant dashed, and "
+                            "against the grid size, a line per variant and step count")
             if halo:
                 what.append("the bandwidth of the halo exchange against the message size of "
                             "one face, a line per transport and a dashed line per plain-message "

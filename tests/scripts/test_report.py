@@ -2,7 +2,8 @@
 """scripts/report.py, scripts/plot.py and scripts/loopnest_results.py on small synthetic Google
 Benchmark JSON: medians of repetitions, the speedup columns, cshift names of both forms, the
 names of the MPI benchmark (halo, halo_reference, scaling) with their tables and the halo
-bandwidth plot, the command lines and their exit statuses. Standard library only; matplotlib is
+bandwidth plot, the diffusion/advance names (temporal-k<K>) with their table and plots, the command
+lines and their exit statuses. Standard library only; matplotlib is
 not needed (the test that needs it missing hides it; the plot tests check where it imports that
 the plots are drawn, and elsewhere that the scripts say it is missing)."""
 import contextlib
@@ -436,6 +437,226 @@ class HaloPlot(unittest.TestCase):
         self.assertEqual(list(fp32.get_lines()[0].get_xdata()), [f // 2 for f in face])
         for fig in figures.values():
             plot.plt.close(fig)
+
+
+def advance_entry(variant, precision, n, steps, gcell_steps, steps_per_pass=1.0, **counters):
+    """One diffusion/advance entry of bench/diffusion.cpp with its counters."""
+    return entry(f"diffusion/advance/{variant}/contiguous/{precision}/{n}x{n}/steps{steps}", 1.0,
+                 gcell_steps_per_second=gcell_steps, us_per_step=0.5,
+                 steps_per_pass=steps_per_pass, **counters)
+
+
+def advance_benchmarks(precision="fp64"):
+    """Stepwise variants and temporal (default K = 2) on 64^2 and 128^2 at 100 steps and 64^2 at
+    1000, and temporal-k1..k4 on 64^2 at 100 and at 1000 steps. G cell-steps/s: vectorized 150,
+    flat 120, collapse 110 (collapse best at 1000 steps: 300), temporal-k<K> 100 K (10 K at 1000
+    steps), temporal 200; 128^2 doubles them."""
+    out = []
+    for n, steps in ((64, 100), (128, 100), (64, 1000)):
+        scale = n / 64
+        stepwise = {"vectorized": 150.0, "flat": 120.0, "collapse": 110.0}
+        if steps == 1000:
+            stepwise["collapse"] = 300.0
+        for variant, value in stepwise.items():
+            out.append(advance_entry(variant, precision, n, steps, value * scale))
+        out.append(advance_entry("temporal", precision, n, steps, 200.0 * scale, 2.0,
+                                 x_single=200.0 / max(stepwise.values())))
+        if n == 64:
+            for k in range(1, 5):
+                per_k = 100.0 if steps == 100 else 10.0
+                out.append(advance_entry(f"temporal-k{k}", precision, n, steps, per_k * k,
+                                         float(k), x_single=per_k * k / max(stepwise.values())))
+    return out
+
+
+class AdvanceNames(unittest.TestCase):
+    def fields(self, name):
+        fields = loopnest_results.parse_name(name)
+        self.assertIsNotNone(fields, name)
+        return {k: fields[k] for k in ("family", "kernel", "schedule", "variant", "k", "mapping",
+                                       "precision", "extents", "n", "steps")}
+
+    def test_temporal_k_gives_the_variant_and_k(self):
+        self.assertEqual(
+            self.fields("diffusion/advance/temporal-k7/contiguous/fp32/8192x8192/steps1000"),
+            dict(family="diffusion", kernel="advance", schedule="temporal-k7",
+                 variant="temporal", k=7, mapping="contiguous", precision="fp32",
+                 extents="8192x8192/steps1000", n=8192, steps=1000))
+        self.assertEqual(
+            self.fields("diffusion/advance/temporal-k12/contiguous/fp64/256x256/steps10000")["k"],
+            12)
+
+    def test_variants_without_k(self):
+        for variant in ("temporal", "vectorized", "flat", "collapse"):
+            fields = self.fields(
+                f"diffusion/advance/{variant}/contiguous/fp64/1024x1024/steps10000")
+            self.assertEqual((fields["variant"], fields["k"], fields["n"], fields["steps"]),
+                             (variant, None, 1024, 10000))
+
+    def test_other_diffusion_names_keep_their_fields(self):
+        fields = loopnest_results.parse_name("diffusion/step/flat/contiguous/fp64/256x256")
+        self.assertEqual((fields["kernel"], fields["schedule"], fields["extents"]),
+                         ("step", "flat", "256x256"))
+        self.assertNotIn("k", fields)
+
+    def test_names_of_no_known_form_are_reported(self):
+        name = "diffusion/advance/temporal-kx/contiguous/fp64/64x64/steps100"
+        self.assertIsNone(loopnest_results.parse_name(name))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_json(tmp, "a.json", [entry(name, 1.0)])
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr):
+                rows, _ = loopnest_results.load([path])
+            self.assertEqual(rows, [])
+            self.assertIn(f"skipped {name}: not a diffusion/advance name", stderr.getvalue())
+
+    def test_rows_have_the_counters(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows, _ = loopnest_results.load([write_json(tmp, "a.json", advance_benchmarks())])
+        by_name = {r["name"]: r for r in rows}
+        row = by_name["diffusion/advance/temporal-k3/contiguous/fp64/64x64/steps100"]
+        self.assertEqual((row["gcell_steps"], row["steps_per_pass"], row["k"]), (300.0, 3.0, 3))
+        self.assertAlmostEqual(row["x_single"], 2.0)
+        self.assertIsNone(by_name["diffusion/advance/flat/contiguous/fp64/64x64/steps100"]
+                          ["x_single"])
+
+
+class AdvanceReport(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        self.path = write_json(self.dir, "diffusion.json", advance_benchmarks())
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_table(self):
+        result = run_script("report.py", self.path, "--markdown")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        header, rows = markdown_rows(result.stdout, "diffusion/advance fp64: G cell-steps/s")
+        self.assertEqual(header, ["grid/steps", "vectorized", "flat", "collapse", "temporal",
+                                  "k1", "k2", "k3", "k4", "best stepwise", "temporal K",
+                                  "x_single"])
+        # By step count, then n; the best stepwise variant of each shape.
+        self.assertEqual(rows, [
+            ["64x64/steps100", "150.0", "120.0", "110.0", "200.0", "100.0", "200.0", "300.0",
+             "400.0", "vectorized", "2", "1.33"],
+            ["128x128/steps100", "300.0", "240.0", "220.0", "400.0", "-", "-", "-", "-",
+             "vectorized", "2", "1.33"],
+            ["64x64/steps1000", "150.0", "120.0", "300.0", "200.0", "10.0", "20.0", "30.0",
+             "40.0", "collapse", "2", "0.67"]])
+
+    def test_write_describes_the_plots(self):
+        result = run_script("report.py", "--write", self.dir)
+        self.assertEqual(result.returncode, 0 if matplotlib_imports() else 3, result.stderr)
+        with open(os.path.join(self.dir, "report.md")) as f:
+            text = f.read()
+        if not matplotlib_imports():
+            self.assertNotIn("## Plots", text)
+            return
+        self.assertIn("\n\nDiffusion/advance in G cell-steps/s against the steps per pass K",
+                      text)
+        self.assertNotIn("Share of the copy bandwidth", text)
+        self.assertIn("[advance fp64 by k](plots/diffusion_advance_fp64_by_k.png)", text)
+
+
+class AdvancePlot(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        # fp32 without a K sweep: no by_k plot for it. A diffusion/step entry beside them keeps
+        # its pct_copy plot, which the advance entries stay out of.
+        fp32 = [b for b in advance_benchmarks("fp32") if "temporal-k" not in b["name"]]
+        self.files = [write_json(self.dir, "advance.json", advance_benchmarks() + fp32),
+                      write_json(self.dir, "step.json",
+                                 [entry(f"diffusion/step/flat/contiguous/fp64/{n}x{n}", 1.0)
+                                  for n in (64, 128)])]
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_command_line(self):
+        out = os.path.join(self.dir, "plots")
+        result = run_script("plot.py", out, *self.files)
+        if not matplotlib_imports():
+            self.assertEqual(result.returncode, 2, result.stderr)
+            return
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(sorted(os.listdir(out)),
+                         ["diffusion_advance_fp32_by_size.png", "diffusion_advance_fp64_by_k.png",
+                          "diffusion_advance_fp64_by_size.png",
+                          "diffusion_step_fp64_bandwidth.png"])
+        for name in os.listdir(out):
+            self.assertGreater(os.path.getsize(os.path.join(out, name)), 1000, name)
+
+    def figures(self, function):
+        import plot
+        rows, context = loopnest_results.load(self.files)
+        figures = {}
+
+        def keep(fig, path):
+            figures[os.path.basename(path)] = fig
+            return path
+
+        saved, plot.save = plot.save, keep
+        try:
+            plot.load_matplotlib()
+            getattr(plot, function)(rows, context, self.dir)
+        finally:
+            plot.save = saved
+        self.addCleanup(lambda: [plot.plt.close(fig) for fig in figures.values()])
+        return figures
+
+    @unittest.skipUnless(matplotlib_imports(), "matplotlib does not import")
+    def test_by_k_lines(self):
+        figures = self.figures("advance_k_plots")
+        self.assertEqual(list(figures), ["diffusion_advance_fp64_by_k.png"])
+        ax = figures["diffusion_advance_fp64_by_k.png"].axes[0]
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        sweep = lines["64x64/steps100: temporal-k<K>"]
+        self.assertEqual(list(sweep.get_xdata()), [1, 2, 3, 4])
+        self.assertEqual(list(sweep.get_ydata()), [100.0, 200.0, 300.0, 400.0])
+        self.assertEqual(list(lines["64x64/steps1000: temporal-k<K>"].get_ydata()),
+                         [10.0, 20.0, 30.0, 40.0])
+        # The best stepwise variant of each shape: dashed, level, in the colour of its sweep.
+        best = lines["64x64/steps100: best stepwise (vectorized, 150)"]
+        self.assertEqual(best.get_linestyle(), "--")
+        self.assertEqual(set(best.get_ydata()), {150.0})
+        self.assertEqual(best.get_color(), sweep.get_color())
+        self.assertEqual(set(lines["64x64/steps1000: best stepwise (collapse, 300)"].get_ydata()),
+                         {300.0})
+        default = lines["64x64/steps100: temporal (default K = 2)"]
+        self.assertEqual((list(default.get_xdata()), list(default.get_ydata())), ([2.0], [200.0]))
+        # 128^2 has no sweep, so no line.
+        self.assertFalse(any(label.startswith("128x128") for label in lines))
+        self.assertIn("K", ax.get_xlabel())
+        self.assertIn("G cell-steps/s", ax.get_ylabel())
+        self.assertIn("fp64", ax.get_title())
+        self.assertIn("test device", ax.get_title())
+
+    @unittest.skipUnless(matplotlib_imports(), "matplotlib does not import")
+    def test_by_size_lines(self):
+        figures = self.figures("advance_size_plots")
+        self.assertEqual(sorted(figures), ["diffusion_advance_fp32_by_size.png",
+                                           "diffusion_advance_fp64_by_size.png"])
+        ax = figures["diffusion_advance_fp64_by_size.png"].axes[0]
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        # A line per variant and step count; temporal at its default K, no temporal-k<K>.
+        self.assertEqual(list(lines), ["vectorized, 100 steps", "vectorized, 1000 steps",
+                                       "flat, 100 steps", "flat, 1000 steps",
+                                       "collapse, 100 steps", "collapse, 1000 steps",
+                                       "temporal (K = 2), 100 steps",
+                                       "temporal (K = 2), 1000 steps"])
+        self.assertEqual(list(lines["vectorized, 100 steps"].get_xdata()), [64, 128])
+        self.assertEqual(list(lines["vectorized, 100 steps"].get_ydata()), [150.0, 300.0])
+        self.assertEqual(list(lines["temporal (K = 2), 100 steps"].get_ydata()), [200.0, 400.0])
+        self.assertEqual(list(lines["collapse, 1000 steps"].get_ydata()), [300.0])
+        self.assertEqual(lines["flat, 100 steps"].get_linestyle(), "-")
+        self.assertEqual(lines["flat, 1000 steps"].get_linestyle(), "--")
+        self.assertEqual(lines["flat, 100 steps"].get_color(),
+                         lines["flat, 1000 steps"].get_color())
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertIn("n", ax.get_xlabel())
 
 
 class CommandLines(unittest.TestCase):
