@@ -174,6 +174,19 @@ TYPED_TEST(diffusion, temporal_gives_the_stepwise_bits_at_every_depth) {
   check_temporal_depths<float, TypeParam>();
 }
 
+// The nx * ny cells of a solver array (pitch, ny) on the host, i fastest.
+template <class View>
+std::vector<typename View::non_const_value_type> cells_of(const View& v, int nx, int ny) {
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  std::vector<typename View::non_const_value_type> out(static_cast<std::size_t>(nx) * ny);
+  for (int j = 0; j < ny; ++j) {
+    for (int i = 0; i < nx; ++i) {
+      out[static_cast<std::size_t>(i) + std::size_t(nx) * j] = host(i, j);
+    }
+  }
+  return out;
+}
+
 // One pass of K steps under an explicit plan into an output whose interior is NaN, nx * ny host
 // values of that output.
 template <class T, int K, class ExecutionSpace>
@@ -186,14 +199,7 @@ std::vector<T> planned_pass(int nx, int ny, const std::vector<T>& initial,
   loopnest::Impl::diffusion_temporal_pass<K>(
       ExecutionSpace(), p, loopnest::Impl::diffusion_step_args<T>{T(0.1), nx, ny},
       s.current().data(), s.next().data(), static_cast<std::size_t>(s.current().extent(0)));
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.next());
-  std::vector<T> out(initial.size());
-  for (int j = 0; j < ny; ++j) {
-    for (int i = 0; i < nx; ++i) {
-      out[static_cast<std::size_t>(i) + std::size_t(nx) * j] = host(i, j);
-    }
-  }
-  return out;
+  return cells_of(s.next(), nx, ny);
 }
 
 // Strips from one column wide to a full team's, segments from one row long to the whole
@@ -360,6 +366,26 @@ KOKKOS_FUNCTION void host_thread_team::team_barrier() const {
   m_barrier.wait();
 }
 
+// Kernel k for league ranks 0 to teams - 1, one team after another, each on team_size host
+// threads sharing `bytes` of team scratch.
+template <class Kernel>
+void run_thread_teams(const Kernel& k, int teams, int team_size, std::size_t bytes) {
+  std::vector<char> scratch(bytes);
+  for (int league_rank = 0; league_rank < teams; ++league_rank) {
+    thread_barrier barrier{{}, {}, team_size};
+    std::vector<std::thread> threads;
+    threads.reserve(team_size);
+    for (int q = 0; q < team_size; ++q) {
+      threads.emplace_back([&, q] {
+        k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
+      });
+    }
+    for (auto& t : threads) {
+      t.join();
+    }
+  }
+}
+
 // One pass of K steps by teams of team_size host threads, C columns each, every team on its own
 // threads in turn, against K stepwise steps, for strips and segments of several sizes.
 template <class T, int K, int C>
@@ -387,26 +413,8 @@ void check_thread_teams(int nx, int ny, int team_size, unsigned seed) {
                      strips,
                      width,
                      length};
-      std::vector<char> scratch(bytes);
-      for (int league_rank = 0; league_rank < strips * segments; ++league_rank) {
-        thread_barrier barrier{{}, {}, team_size};
-        std::vector<std::thread> threads;
-        threads.reserve(team_size);
-        for (int q = 0; q < team_size; ++q) {
-          threads.emplace_back([&, q] {
-            k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
-          });
-        }
-        for (auto& t : threads) {
-          t.join();
-        }
-      }
-      std::vector<T> got(initial.size());
-      for (int j = 0; j < ny; ++j) {
-        for (int i = 0; i < nx; ++i) {
-          got[static_cast<std::size_t>(i) + std::size_t(nx) * j] = s.next()(i, j);
-        }
-      }
+      run_thread_teams(k, strips * segments, team_size, bytes);
+      const auto got = cells_of(s.next(), nx, ny);
       EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
           << nx << "x" << ny << ", K " << K << ", " << team_size << " threads of " << C
           << " columns, strips of " << width << ", segments of " << length;
@@ -432,27 +440,9 @@ void check_tile_thread_teams(int nx, int ny, int team_size, unsigned seed) {
     const int tiles_y = (ny - 2 + rows - 2 * K - 1) / (rows - 2 * K);
     const kernel k{
         s.current().data(), s.next().data(), s.current().extent(0), nx, ny, T(0.1), tiles_x, rows};
-    const std::size_t bytes = loopnest::Impl::diffusion_tiles_scratch_bytes<T, space>(rows);
-    std::vector<char> scratch(bytes);
-    for (int league_rank = 0; league_rank < tiles_x * tiles_y; ++league_rank) {
-      thread_barrier barrier{{}, {}, team_size};
-      std::vector<std::thread> threads;
-      threads.reserve(team_size);
-      for (int q = 0; q < team_size; ++q) {
-        threads.emplace_back([&, q] {
-          k(host_thread_team(league_rank, q, team_size, scratch.data(), bytes, barrier));
-        });
-      }
-      for (auto& t : threads) {
-        t.join();
-      }
-    }
-    std::vector<T> got(initial.size());
-    for (int j = 0; j < ny; ++j) {
-      for (int i = 0; i < nx; ++i) {
-        got[static_cast<std::size_t>(i) + std::size_t(nx) * j] = s.next()(i, j);
-      }
-    }
+    run_thread_teams(k, tiles_x * tiles_y, team_size,
+                     loopnest::Impl::diffusion_tiles_scratch_bytes<T, space>(rows));
+    const auto got = cells_of(s.next(), nx, ny);
     EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
         << nx << "x" << ny << ", K " << K << ", " << team_size << " threads, regions of " << rows
         << " rows";
