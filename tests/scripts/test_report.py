@@ -94,6 +94,39 @@ def cshift_benchmarks(old_names):
     return out
 
 
+def plotted(test, out, files):
+    """plot.py's run on files into out, checked to succeed; None, once checked to fail with exit
+    status 2 and a message, where matplotlib does not import."""
+    result = run_script("plot.py", out, *files)
+    if not matplotlib_imports():
+        test.assertEqual(result.returncode, 2, result.stderr)
+        test.assertIn("matplotlib is missing", result.stderr)
+        return None
+    test.assertEqual(result.returncode, 0, result.stderr)
+    return result
+
+
+def drawn_figures(test, function, files, out):
+    """The paths plot.<function> writes for the rows of files, and its figures by file name, kept
+    open (instead of saved) until the test ends."""
+    import plot
+    rows, context = loopnest_results.load(files)
+    figures = {}
+
+    def keep(fig, path):
+        figures[os.path.basename(path)] = fig
+        return path
+
+    saved, plot.save = plot.save, keep
+    try:
+        plot.load_matplotlib()
+        written = getattr(plot, function)(rows, context, out)
+    finally:
+        plot.save = saved
+    test.addCleanup(lambda: [plot.plt.close(fig) for fig in figures.values()])
+    return written, figures
+
+
 class Results(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -384,12 +417,9 @@ class HaloPlot(unittest.TestCase):
 
     def test_command_line(self):
         out = os.path.join(self.dir, "plots")
-        result = run_script("plot.py", out, *self.files)
-        if not matplotlib_imports():
-            self.assertEqual(result.returncode, 2, result.stderr)
-            self.assertIn("matplotlib is missing", result.stderr)
+        result = plotted(self, out, self.files)
+        if result is None:
             return
-        self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(sorted(os.listdir(out)),
                          ["halo_fp32_gpus2_bandwidth.png", "halo_fp64_gpus2_bandwidth.png",
                           "layouts_pack-x5_fp64_bandwidth.png"])
@@ -398,20 +428,7 @@ class HaloPlot(unittest.TestCase):
 
     @unittest.skipUnless(matplotlib_imports(), "matplotlib does not import")
     def test_lines_axes_and_title(self):
-        import plot
-        rows, context = loopnest_results.load(self.files)
-        figures = {}
-
-        def keep(fig, path):
-            figures[os.path.basename(path)] = fig
-            return path
-
-        saved, plot.save = plot.save, keep
-        try:
-            plot.load_matplotlib()
-            written = plot.halo_plots(rows, context, self.dir)
-        finally:
-            plot.save = saved
+        written, figures = drawn_figures(self, "halo_plots", self.files, self.dir)
         self.assertEqual(len(written), 2)
         ax = figures["halo_fp64_gpus2_bandwidth.png"].axes[0]
         lines = {line.get_label(): line for line in ax.get_lines()}
@@ -435,8 +452,6 @@ class HaloPlot(unittest.TestCase):
         self.assertIn("test device", ax.get_title())
         fp32 = figures["halo_fp32_gpus2_bandwidth.png"].axes[0]
         self.assertEqual(list(fp32.get_lines()[0].get_xdata()), [f // 2 for f in face])
-        for fig in figures.values():
-            plot.plt.close(fig)
 
 
 def advance_entry(variant, precision, n, steps, gcell_steps, steps_per_pass=1.0, **counters):
@@ -577,11 +592,8 @@ class AdvancePlot(unittest.TestCase):
 
     def test_command_line(self):
         out = os.path.join(self.dir, "plots")
-        result = run_script("plot.py", out, *self.files)
-        if not matplotlib_imports():
-            self.assertEqual(result.returncode, 2, result.stderr)
+        if plotted(self, out, self.files) is None:
             return
-        self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(sorted(os.listdir(out)),
                          ["diffusion_advance_fp32_by_size.png", "diffusion_advance_fp64_by_k.png",
                           "diffusion_advance_fp64_by_size.png",
@@ -590,21 +602,7 @@ class AdvancePlot(unittest.TestCase):
             self.assertGreater(os.path.getsize(os.path.join(out, name)), 1000, name)
 
     def figures(self, function):
-        import plot
-        rows, context = loopnest_results.load(self.files)
-        figures = {}
-
-        def keep(fig, path):
-            figures[os.path.basename(path)] = fig
-            return path
-
-        saved, plot.save = plot.save, keep
-        try:
-            plot.load_matplotlib()
-            getattr(plot, function)(rows, context, self.dir)
-        finally:
-            plot.save = saved
-        self.addCleanup(lambda: [plot.plt.close(fig) for fig in figures.values()])
+        written, figures = drawn_figures(self, function, self.files, self.dir)
         return figures
 
     @unittest.skipUnless(matplotlib_imports(), "matplotlib does not import")
