@@ -578,9 +578,9 @@ struct diffusion_temporal_kernel {
 // on every side, into team scratch; then level t = 1 .. K updates the cells t and more from the
 // region's border, from level t - 1 in the other half of the scratch, with a team barrier per
 // level; level K covers the tile. Cells outside the grid read as 0 and edge cells keep their
-// value at every level, as in the stepwise solver. One launch and one read and write of each
-// cell per K steps, with no pipeline to fill: a grid that fits in a wave of teams costs about the
-// K updates of one region.
+// value at every level, as in the stepwise solver. One launch per K steps and no pipeline to
+// fill: a grid that fits in a wave of teams costs about the K levels of one region, halo cells
+// read by every team whose region holds them.
 template <class T, int K, int Columns, class ExecutionSpace>
 struct diffusion_tiles_kernel {
   static_assert((Columns & (Columns - 1)) == 0 && Columns > 2 * K,
