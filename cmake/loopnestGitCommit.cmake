@@ -1,9 +1,18 @@
 # Writes OUT with the source tree's git commit (and "-dirty" for uncommitted changes), so that
-# benchmark JSON records the code it measured. Rewrites OUT only when the text changes.
+# benchmark JSON records the code it measured. Where SOURCE_DIR is no git checkout (a release
+# tarball, a copy of the tree on another machine), FALLBACK names the commit instead: 7 to 40
+# lowercase hex digits, optionally followed by "-dirty"; without it the commit is "unknown".
+# Rewrites OUT only when the text changes.
+include(${CMAKE_CURRENT_LIST_DIR}/loopnestCheckGitCommit.cmake)
+loopnest_check_git_commit("${FALLBACK}")
 execute_process(COMMAND git -C ${SOURCE_DIR} rev-parse HEAD OUTPUT_VARIABLE commit
                 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(rc OR NOT commit)
-  set(commit "unknown")
+  if(FALLBACK)
+    set(commit "${FALLBACK}")
+  else()
+    set(commit "unknown")
+  endif()
 else()
   execute_process(COMMAND git -C ${SOURCE_DIR} status --porcelain --untracked-files=no
                   OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)

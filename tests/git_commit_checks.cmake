@@ -1,0 +1,43 @@
+# cmake/loopnestGitCommit.cmake on a tree that is no git checkout: "unknown" without a fallback,
+# the fallback where one is given, and a malformed fallback refused, naming it, with OUT left as
+# it was. WORK: an empty folder outside any git checkout's reach (GIT_CEILING_DIRECTORIES).
+set(script ${CMAKE_CURRENT_LIST_DIR}/../cmake/loopnestGitCommit.cmake)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/tree)
+get_filename_component(parent ${WORK} DIRECTORY)
+set(ENV{GIT_CEILING_DIRECTORIES} ${parent})
+set(out ${WORK}/commit.hpp)
+
+function(record fallback)
+  execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${WORK}/tree -DOUT=${out}
+                          -DFALLBACK=${fallback} -P ${script}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  set(rc ${rc} PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect_recorded text)
+  file(READ ${out} got)
+  if(NOT got STREQUAL "#define LOOPNEST_GIT_COMMIT \"${text}\"\n")
+    message(FATAL_ERROR "expected commit ${text}, got: ${got}")
+  endif()
+endfunction()
+
+record("")
+if(rc)
+  message(FATAL_ERROR "no fallback: the script failed: ${err}")
+endif()
+expect_recorded(unknown)
+record(221aa35bc56481799bb2f62c71523670ed81da63-dirty)
+expect_recorded(221aa35bc56481799bb2f62c71523670ed81da63-dirty)
+record(9e625f2)
+expect_recorded(9e625f2)
+foreach(bad "HEAD" "9e625f" "9E625F2" "9e625f2-clean" "9e625f2 extra"
+            "221aa35bc56481799bb2f62c71523670ed81da63a")
+  record("${bad}")
+  string(REGEX REPLACE "[ \n]+" " " err "${err}")  # CMake wraps its messages
+  if(NOT rc OR NOT err MATCHES "LOOPNEST_GIT_COMMIT = '${bad}' is not a commit")
+    message(FATAL_ERROR "the fallback '${bad}' was not refused by name: ${err}")
+  endif()
+  expect_recorded(9e625f2)
+endforeach()
