@@ -709,6 +709,13 @@ inline int diffusion_tiles_along_j(int ny, int rows, int steps) {
   return (ny - 2 + rows - 2 * steps - 1) / (rows - 2 * steps);
 }
 
+// Teams of a small-grid pass whose regions have `rows` rows.
+template <class T, class ExecutionSpace>
+int diffusion_tiles_teams(int nx, int ny, int rows, int steps) {
+  const int width = diffusion_temporal_traits<ExecutionSpace, T>::tile_columns - 2 * steps;
+  return (nx - 2 + width - 1) / width * diffusion_tiles_along_j(ny, rows, steps);
+}
+
 // The small-grid plan of a pass of `steps` steps: regions of tile_columns columns and the most
 // rows that team scratch holds, fewer where that would leave a processor without a team (such a
 // grid waits for its slowest team, whose rows set its time), then no more rows than the tiles
@@ -722,14 +729,14 @@ diffusion_temporal_plan plan_diffusion_tiles(const ExecutionSpace& exec, int nx,
   if (width < 1 || rows == 0) {
     return {0, 0, 0, 0, 0};
   }
-  const int tiles_x = (nx - 2 + width - 1) / width;
   while (rows > 2 * steps + 1 &&
-         tiles_x * diffusion_tiles_along_j(ny, rows, steps) < traits::processors(exec)) {
+         diffusion_tiles_teams<T, ExecutionSpace>(nx, ny, rows, steps) < traits::processors(exec)) {
     --rows;
   }
   const int segments = diffusion_tiles_along_j(ny, rows, steps);
   const int length   = (ny - 2 + segments - 1) / segments;
-  return {traits::tile_team_size, tiles_x, segments, width, length, length + 2 * steps};
+  return {traits::tile_team_size, (nx - 2 + width - 1) / width, segments, width, length,
+          length + 2 * steps};
 }
 
 // The streaming plan of least modelled time for a pass of `steps` steps: every team size the
@@ -785,12 +792,11 @@ diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int 
                                                 int steps) {
   using traits = diffusion_temporal_traits<ExecutionSpace, T>;
   if (traits::small_grid_tiles) {
-    const int width = traits::tile_columns - 2 * steps;
-    const int rows  = diffusion_tiles_most_rows<T, ExecutionSpace>(steps);
-    if (width >= 1 && rows > 0 &&
-        (nx - 2 + width - 1) / width * diffusion_tiles_along_j(ny, rows, steps) <
-            traits::processors(exec)) {
-      return plan_diffusion_tiles<T>(exec, nx, ny, steps);
+    const auto tiles = plan_diffusion_tiles<T>(exec, nx, ny, steps);
+    if (tiles.team_size > 0 && diffusion_tiles_teams<T, ExecutionSpace>(
+                                   nx, ny, diffusion_tiles_most_rows<T, ExecutionSpace>(steps),
+                                   steps) < traits::processors(exec)) {
+      return tiles;
     }
   }
   return plan_diffusion_stream<T>(exec, nx, ny, steps);
