@@ -422,13 +422,14 @@ void check_thread_teams(int nx, int ny, int team_size, unsigned seed) {
   }
 }
 
-// The small-grid kernel by teams of team_size host threads: a level that a thread starts before
-// the others finished the level below reads cells not yet written.
-template <class T, int K>
+// The small-grid kernel by teams of team_size host threads, each updating runs of R rows: a
+// level that a thread starts before the others finished the level below reads cells not yet
+// written.
+template <class T, int K, int R>
 void check_tile_thread_teams(int nx, int ny, int team_size, unsigned seed) {
   using space         = Kokkos::DefaultHostExecutionSpace;
   constexpr int cols  = loopnest::diffusion_temporal_traits<space, T>::tile_columns;
-  using kernel        = loopnest::Impl::diffusion_tiles_kernel<T, K, cols, space>;
+  using kernel        = loopnest::Impl::diffusion_tiles_kernel<T, K, cols, R, space>;
   const auto initial  = random_field<T>(nx, ny, seed);
   const auto expected = run<T, diffusion_variant::vectorized, space>(nx, ny, K, initial);
   for (const int rows : {2 * K + 1, 2 * K + 6}) {
@@ -444,14 +445,16 @@ void check_tile_thread_teams(int nx, int ny, int team_size, unsigned seed) {
                      loopnest::Impl::diffusion_tiles_scratch_bytes<T, space>(rows));
     const auto got = cells_of(s.next(), nx, ny);
     EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
-        << nx << "x" << ny << ", K " << K << ", " << team_size << " threads, regions of " << rows
-        << " rows";
+        << nx << "x" << ny << ", K " << K << ", " << team_size << " threads of runs of " << R
+        << " rows, regions of " << rows << " rows";
   }
 }
 
 TEST(diffusion_temporal, small_grid_teams_of_several_threads_wait_for_each_level) {
-  check_tile_thread_teams<double, 3>(90, 21, 7, 41);
-  check_tile_thread_teams<float, 5>(60, 33, 4, 42);
+  check_tile_thread_teams<double, 3, 1>(90, 21, 7, 41);
+  check_tile_thread_teams<double, 3, 4>(90, 21, 7, 43);
+  check_tile_thread_teams<float, 5, 3>(60, 33, 4, 42);
+  check_tile_thread_teams<float, 2, 8>(70, 26, 64, 44);
 }
 
 TEST(diffusion_temporal, teams_of_several_threads_exchange_their_outer_columns) {

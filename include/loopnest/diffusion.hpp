@@ -322,6 +322,9 @@ struct diffusion_temporal_traits {
   // scratch, and the columns of that region (a power of two, so that a cell's column is a mask).
   static constexpr int tile_team_size = 1;
   static constexpr int tile_columns   = 64;
+  // Rows of one column a thread updates together at each level: their loads are independent
+  // and in flight at once, and each middle value serves three updates.
+  static constexpr int tile_rows_per_thread = 4;
   // Whether the planner takes the small-grid pass for a grid so small that regions of the most
   // rows would leave a processor without a team: never on a host backend, which has no launch
   // latency and no pipeline start to hide.
@@ -352,6 +355,7 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
   static constexpr int max_steps_per_pass     = 12;
   static constexpr int tile_team_size         = 256;
   static constexpr int tile_columns           = 64;
+  static constexpr int tile_rows_per_thread   = 4;
   static constexpr bool small_grid_tiles      = true;
   static int processors(const Kokkos::Cuda& exec) {
     return exec.cuda_device_prop().multiProcessorCount;
@@ -581,11 +585,13 @@ struct diffusion_temporal_kernel {
 // value at every level, as in the stepwise solver. One launch per K steps and no pipeline to
 // fill: a grid that fits in a wave of teams costs about the K levels of one region, halo cells
 // read by every team whose region holds them.
-template <class T, int K, int Columns, class ExecutionSpace>
+template <class T, int K, int Columns, int Rows, class ExecutionSpace>
 struct diffusion_tiles_kernel {
   static_assert((Columns & (Columns - 1)) == 0 && Columns > 2 * K,
                 "loopnest::diffusion_temporal_traits: tile_columns must be a power of two wider "
                 "than the two K-deep halos of a pass.");
+  static_assert(Rows >= 1,
+                "loopnest::diffusion_temporal_traits: tile_rows_per_thread must be at least 1.");
   using scratch_type         = diffusion_temporal_scratch<T, ExecutionSpace>;
   static constexpr int width = Columns - 2 * K;
 
@@ -622,19 +628,37 @@ struct diffusion_tiles_kernel {
     });
     m.team_barrier();
     for (int t = 1; t <= K; ++t) {
-      // Whole rows t to m_rows - t - 1 of the region; the columns outside [t, Columns - t) keep
-      // what they hold, which no later level reads.
-      for_cells(m, Columns * t, Columns * (m_rows - t), [&](int c) {
-        const int col = c % Columns;
+      // Rows t to m_rows - t - 1 of the region, in runs of Rows rows of one column per thread;
+      // the columns outside [t, Columns - t) keep what they hold, which no later level reads.
+      const int end = m_rows - t, runs = (end - t + Rows - 1) / Rows;
+      for (int n = m.team_rank(); n < runs * Columns; n += m.team_size()) {
+        const int col = n % Columns, r0 = t + n / Columns * Rows;
+        const int i = x0 + col;
         if (col < t || col >= Columns - t) {
-          return;
+          continue;
         }
-        const int i = x0 + col, j = y0 + c / Columns;
-        to[c] = i >= 1 && i <= m_nx - 2 && j >= 1 && j <= m_ny - 2
-                    ? diffusion_update(m_alpha, from[c], from[c - 1], from[c + 1],
-                                       from[c - Columns], from[c + Columns])
-                    : from[c];
-      });
+        // Rows r0 - 1 to r0 + Rows, each clamped into the region: a run cut short by `end`
+        // loads, but does not use, rows past it.
+        T v[Rows + 2], west[Rows], east[Rows];
+        for (int q = 0; q < Rows + 2; ++q) {
+          const int r = r0 - 1 + q < m_rows ? r0 - 1 + q : m_rows - 1;
+          v[q]        = from[r * Columns + col];
+        }
+        for (int q = 0; q < Rows; ++q) {
+          const int r = r0 + q < m_rows ? r0 + q : m_rows - 1;
+          west[q]     = from[r * Columns + col - 1];
+          east[q]     = from[r * Columns + col + 1];
+        }
+        for (int q = 0; q < Rows; ++q) {
+          const int j = y0 + r0 + q;
+          if (r0 + q < end) {
+            to[(r0 + q) * Columns + col] =
+                i >= 1 && i <= m_nx - 2 && j >= 1 && j <= m_ny - 2
+                    ? diffusion_update(m_alpha, v[q + 1], west[q], east[q], v[q], v[q + 2])
+                    : v[q + 1];
+          }
+        }
+      }
       m.team_barrier();
       T* const last = from;
       from          = to;
@@ -809,7 +833,8 @@ void diffusion_temporal_pass(const ExecutionSpace& exec, const diffusion_tempora
   using traits = diffusion_temporal_traits<ExecutionSpace, T>;
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, p.teams(), p.team_size);
   if (p.tiles()) {
-    using kernel = diffusion_tiles_kernel<T, K, traits::tile_columns, ExecutionSpace>;
+    using kernel = diffusion_tiles_kernel<T, K, traits::tile_columns, traits::tile_rows_per_thread,
+                                          ExecutionSpace>;
     policy.set_scratch_size(
         0, Kokkos::PerTeam(diffusion_tiles_scratch_bytes<T, ExecutionSpace>(p.tile_rows)));
     Kokkos::parallel_for("loopnest::diffusion/temporal_tiles", policy,
