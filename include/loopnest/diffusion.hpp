@@ -319,15 +319,17 @@ struct diffusion_temporal_traits {
   static constexpr int default_steps_per_pass = 4;
   static constexpr int max_steps_per_pass     = 12;
   // Small grids: threads of a team that keeps its whole tile, K-deep halo included, in team
-  // scratch, and the columns of that region (a power of two, so that a cell's column is a mask).
+  // scratch (at most: the planner takes fewer where the kernel's registers hold fewer on one
+  // processor), and the columns of that region (a power of two, so that a cell's column is a
+  // mask). One such team per processor makes a wave of the small-grid pass.
   static constexpr int tile_team_size = 1;
   static constexpr int tile_columns   = 64;
   // Rows of one column a thread updates together at each level: their loads are independent
   // and in flight at once, and each middle value serves three updates.
-  static constexpr int tile_rows_per_thread = 4;
-  // Whether the planner takes the small-grid pass for a grid so small that regions of the most
-  // rows would leave a processor without a team: never on a host backend, which has no launch
-  // latency and no pipeline start to hide.
+  static constexpr int tile_rows_per_thread = 2;
+  // Whether the planner takes the small-grid pass for a grid whose regions of the most rows need
+  // at most two waves of teams: never on a host backend, which has no launch latency and no
+  // pipeline start to hide.
   static constexpr bool small_grid_tiles = false;
   // Processors that each want a team of a small-grid pass.
   static int processors(const ExecutionSpace& exec) { return Impl::concurrency(exec); }
@@ -353,10 +355,12 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
   static constexpr int max_team_size          = 256;
   static constexpr int default_steps_per_pass = 8;
   static constexpr int max_steps_per_pass     = 12;
-  static constexpr int tile_team_size         = 256;
-  static constexpr int tile_columns           = 64;
-  static constexpr int tile_rows_per_thread   = 4;
-  static constexpr bool small_grid_tiles      = true;
+  // A block of 1024 threads: the 32 warps of an SM that a team of the small-grid pass holds
+  // alone hide its shared-memory latency (256 threads, one team per SM, were slower).
+  static constexpr int tile_team_size       = 1024;
+  static constexpr int tile_columns         = 64;
+  static constexpr int tile_rows_per_thread = 2;
+  static constexpr bool small_grid_tiles    = true;
   static int processors(const Kokkos::Cuda& exec) {
     return exec.cuda_device_prop().multiProcessorCount;
   }
@@ -740,26 +744,46 @@ int diffusion_tiles_teams(int nx, int ny, int rows, int steps) {
   return (nx - 2 + width - 1) / width * diffusion_tiles_along_j(ny, rows, steps);
 }
 
+// Threads of a small-grid team: the traits' tile_team_size, or Kokkos' largest team of the
+// kernel where its registers allow fewer.
+template <class T, class ExecutionSpace>
+int diffusion_tiles_team_size(const ExecutionSpace& exec, int steps) {
+  using traits = diffusion_temporal_traits<ExecutionSpace, T>;
+  int threads  = 0;
+  with_diffusion_steps<T, ExecutionSpace>(steps, [&](auto k) {
+    using kernel = diffusion_tiles_kernel<T, decltype(k)::value, traits::tile_columns,
+                                          traits::tile_rows_per_thread, ExecutionSpace>;
+    threads =
+        Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1)
+            .team_size_max(kernel{nullptr, nullptr, 0, 3, 3, T(0), 1, 1}, Kokkos::ParallelForTag());
+  });
+  return std::min(traits::tile_team_size, threads);
+}
+
 // The small-grid plan of a pass of `steps` steps: regions of tile_columns columns and the most
-// rows that team scratch holds, fewer where that would leave a processor without a team (such a
-// grid waits for its slowest team, whose rows set its time), then no more rows than the tiles
-// need. Returns team_size 0 when no region fits.
+// rows that team scratch holds, fewer where that leaves a processor without a team, but never so
+// few that the teams outnumber the processors (a wave of one team per processor; a second, part
+// filled, costs as much as the first). Then no more rows than the tiles need. Returns team_size
+// 0 when no region fits.
 template <class T, class ExecutionSpace>
 diffusion_temporal_plan plan_diffusion_tiles(const ExecutionSpace& exec, int nx, int ny,
                                              int steps) {
   using traits    = diffusion_temporal_traits<ExecutionSpace, T>;
   const int width = traits::tile_columns - 2 * steps;
-  int rows        = diffusion_tiles_most_rows<T, ExecutionSpace>(steps);
-  if (width < 1 || rows == 0) {
+  const int most  = diffusion_tiles_most_rows<T, ExecutionSpace>(steps);
+  if (width < 1 || most == 0) {
     return {0, 0, 0, 0, 0};
   }
-  while (rows > 2 * steps + 1 &&
-         diffusion_tiles_teams<T, ExecutionSpace>(nx, ny, rows, steps) < traits::processors(exec)) {
-    --rows;
-  }
-  const int segments = diffusion_tiles_along_j(ny, rows, steps);
-  const int length   = (ny - 2 + segments - 1) / segments;
-  return {traits::tile_team_size, (nx - 2 + width - 1) / width, segments, width, length,
+  const int strips = (nx - 2 + width - 1) / width;
+  const int wave   = std::min(ny - 2, std::max(1, traits::processors(exec) / strips));
+  int segments     = std::max(diffusion_tiles_along_j(ny, most, steps), wave);
+  const int length = (ny - 2 + segments - 1) / segments;
+  segments         = (ny - 2 + length - 1) / length;
+  return {diffusion_tiles_team_size<T>(exec, steps),
+          strips,
+          segments,
+          width,
+          length,
           length + 2 * steps};
 }
 
@@ -809,7 +833,7 @@ diffusion_temporal_plan plan_diffusion_stream(const ExecutionSpace& exec, int nx
 }
 
 // The plan of a pass of `steps` steps: the small-grid pass where the traits take it and regions
-// of the most rows would leave a processor without a team (a streaming team there spends most of
+// of the most rows need at most two teams per processor (a streaming team there spends most of
 // its time on the 3K rows before its first write), else the streaming plan.
 template <class T, class ExecutionSpace>
 diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int nx, int ny,
@@ -819,7 +843,7 @@ diffusion_temporal_plan plan_diffusion_temporal(const ExecutionSpace& exec, int 
     const auto tiles = plan_diffusion_tiles<T>(exec, nx, ny, steps);
     if (tiles.team_size > 0 && diffusion_tiles_teams<T, ExecutionSpace>(
                                    nx, ny, diffusion_tiles_most_rows<T, ExecutionSpace>(steps),
-                                   steps) < traits::processors(exec)) {
+                                   steps) <= 2 * traits::processors(exec)) {
       return tiles;
     }
   }
