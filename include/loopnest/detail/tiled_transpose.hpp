@@ -19,33 +19,27 @@
 namespace loopnest::Impl {
 
 // Per-backend tiles of the transposing copy: tile x tile elements per team of team_size threads
-// (0: the plain loop of the schedule), and the variables a team of several moves per round
-// between two barriers (all their loads issued before any store). Host backends: one thread
-// walks a 32 x 32 block, which stays in L1 between its reads along one index and its writes
-// along the other; its rounds are those of the GPU, so that the CPU tests run the same path.
+// (0: the plain loop of the schedule). Host backends: one thread walks a 32 x 32 block, which
+// stays in L1 between its reads along one index and its writes along the other.
 template <class ExecutionSpace>
 struct transpose_traits {
-  static constexpr int tile           = 32;
-  static constexpr int team_size      = 1;
-  static constexpr int vars_per_round = 4;
+  static constexpr int tile      = 32;
+  static constexpr int team_size = 1;
 };
 // GPU backends: a warp reads 32 consecutive elements of a source row and writes 32 consecutive
-// elements of a destination row; 256 threads move four elements each per tile and variable, and
-// four variables per round put 16 loads of each thread in flight (one variable per round left
-// FP32 at 55-60% of copy).
-template <int Tile, int TeamSize, int VarsPerRound>
+// elements of a destination row; 256 threads move four elements each per tile.
+template <int Tile, int TeamSize>
 struct gpu_transpose_traits {
-  static constexpr int tile           = Tile;
-  static constexpr int team_size      = TeamSize;
-  static constexpr int vars_per_round = VarsPerRound;
+  static constexpr int tile      = Tile;
+  static constexpr int team_size = TeamSize;
 };
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
-struct transpose_traits<Kokkos::Cuda> : gpu_transpose_traits<32, 256, 4> {};
+struct transpose_traits<Kokkos::Cuda> : gpu_transpose_traits<32, 256> {};
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
-struct transpose_traits<Kokkos::HIP> : gpu_transpose_traits<32, 256, 4> {};
+struct transpose_traits<Kokkos::HIP> : gpu_transpose_traits<32, 256> {};
 #endif
 
 // The index of a box with stride 1 and more than one element in an array of these strides, or -1
@@ -61,24 +55,21 @@ inline int unit_stride_dim(const box<3>& b, const std::ptrdiff_t (&stride)[3]) {
 
 // The copy in (a, b, c) index order: a is the source's stride-1 index, b the destination's, c the
 // third; dst and src are the callers' handles with their strides put in that order. A team moves
-// tile (a, b) of plane c for its variables, Vars of them per round; the scratch rows hold
-// Tile + 1 elements, so that the threads of a warp reading down a column of the tile hit every
-// bank once.
-template <class T, int Tile, int TeamSize, int Vars, class Dst, class Src>
+// tile (a, b) of plane c for its variables; the scratch rows hold Tile + 1 elements, so that the
+// threads of a warp reading down a column of the tile hit every bank once.
+template <class T, int Tile, int TeamSize, class Dst, class Src>
 struct transpose_tiles {
-  static_assert(Vars >= 1, "loopnest::Impl::transpose_traits: vars_per_round must be at least 1.");
   static constexpr int pitch     = Tile + 1;
-  static constexpr int per_pass  = 16;  // loads each thread issues before it stores any
+  static constexpr int per_pass  = 8;  // loads each thread issues before it stores any
   static constexpr int per_tile  = (Tile * Tile + TeamSize - 1) / TeamSize;
-  static constexpr int per_round = per_tile * Vars;
-  static constexpr int per_batch = per_round < per_pass ? per_round : per_pass;
+  static constexpr int per_batch = per_tile < per_pass ? per_tile : per_pass;
   Dst dst;
   Src src;
   int lower[3], extent[3];
   int tiles_a, tiles_b, nvar, vars_per_team;
 
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
-    return sizeof(T) * Vars * Tile * pitch;
+    return sizeof(T) * Tile * pitch;
   }
 
   template <class Member>
@@ -96,36 +87,31 @@ struct transpose_tiles {
     const int nb      = extent[1] - b0 < Tile ? extent[1] - b0 : Tile;
     const int first_a = lower[0] + a0, first_b = lower[1] + b0;
     const int r = m.team_rank();
-    for (int v = v0; v < v1; v += Vars) {
-      const int nv = v1 - v < Vars ? v1 - v : Vars;
-      // Value q of the round: variable v + q / per_tile, element e of its tile, along a (the
-      // source's rows) for the reads, along b for the writes.
-      for (int p = 0; p < per_round; p += per_batch) {
+    for (int v = v0; v < v1; ++v) {
+      // Element e of the tile: along a (the source's rows) for the reads, along b for the writes.
+      for (int p = 0; p < per_tile; p += per_batch) {
         T x[per_batch];
         for (int u = 0; u < per_batch; ++u) {
-          const int w = (p + u) / per_tile, e = r + (p + u) % per_tile * TeamSize;
-          const int ia = e % Tile, ib = e / Tile;
-          if (w < nv && ib < nb && ia < na) {
-            x[u] = src.load(v + w, first_a + ia, first_b + ib, c);
+          const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
+          if (ib < nb && ia < na) {
+            x[u] = src.load(v, first_a + ia, first_b + ib, c);
           }
         }
         for (int u = 0; u < per_batch; ++u) {
-          const int w = (p + u) / per_tile, e = r + (p + u) % per_tile * TeamSize;
-          const int ia = e % Tile, ib = e / Tile;
-          if (w < nv && ib < nb && ia < na) {
-            tile[(w * Tile + ib) * pitch + ia] = x[u];
+          const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
+          if (ib < nb && ia < na) {
+            tile[ib * pitch + ia] = x[u];
           }
         }
       }
       m.team_barrier();
-      for (int q = 0; q < per_round; ++q) {
-        const int w = q / per_tile, e = r + q % per_tile * TeamSize;
-        const int ib = e % Tile, ia = e / Tile;
-        if (w < nv && ia < na && ib < nb) {
-          dst(v + w, first_a + ia, first_b + ib, c) = tile[(w * Tile + ib) * pitch + ia];
+      for (int p = 0; p < per_tile; ++p) {
+        const int e = r + p * TeamSize, ib = e % Tile, ia = e / Tile;
+        if (ia < na && ib < nb) {
+          dst(v, first_a + ia, first_b + ib, c) = tile[ib * pitch + ia];
         }
       }
-      // The next round overwrites the tiles.
+      // The next variable overwrites the tile.
       m.team_barrier();
     }
   }
@@ -182,39 +168,25 @@ bool transpose_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, 
       }
     }();
     constexpr int tile = traits::tile;
-    int lower[3], extent[3];
+    using functor      = transpose_tiles<value_type, tile, team, Dst, Src>;
+    functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0, nvar, one_var ? 1 : nvar};
     for (int d = 0; d < 3; ++d) {
-      lower[d]  = cells.lower(order[d]);
-      extent[d] = cells.extent(order[d]);
+      f.lower[d]  = cells.lower(order[d]);
+      f.extent[d] = cells.extent(order[d]);
     }
-    const int tiles_a = (extent[0] + tile - 1) / tile, tiles_b = (extent[1] + tile - 1) / tile;
-    const std::int64_t league = std::int64_t{tiles_a} * tiles_b * extent[2] * (one_var ? nvar : 1);
+    f.tiles_a = (f.extent[0] + tile - 1) / tile;
+    f.tiles_b = (f.extent[1] + tile - 1) / tile;
+    const std::int64_t league =
+        std::int64_t{f.tiles_a} * f.tiles_b * f.extent[2] * (one_var ? nvar : 1);
     if (league > INT_MAX) {
       return false;
     }
     using policy =
         Kokkos::TeamPolicy<ExecutionSpace, typename flat_bounds<ExecutionSpace, bounds>::type>;
-    // A team of one variable (collapse4) has no round of several to make.
-    const auto launch = [&](auto vars) {
-      using functor = transpose_tiles<value_type, tile, team, decltype(vars)::value, Dst, Src>;
-      functor f{permuted(dst, order),
-                permuted(src, order),
-                {lower[0], lower[1], lower[2]},
-                {extent[0], extent[1], extent[2]},
-                tiles_a,
-                tiles_b,
-                nvar,
-                one_var ? 1 : nvar};
-      Kokkos::parallel_for(label,
-                           policy(exec, static_cast<int>(league), team)
-                               .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes())),
-                           f);
-    };
-    if (one_var) {
-      launch(std::integral_constant<int, 1>{});
-    } else {
-      launch(std::integral_constant<int, traits::vars_per_round>{});
-    }
+    Kokkos::parallel_for(label,
+                         policy(exec, static_cast<int>(league), team)
+                             .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes())),
+                         f);
     return true;
   }
 }
