@@ -441,8 +441,7 @@ void check_tile_thread_teams(int nx, int ny, int team_size, unsigned seed) {
     const int tiles_y = (ny - 2 + rows - 2 * K - 1) / (rows - 2 * K);
     const kernel k{
         s.current().data(), s.next().data(), s.current().extent(0), nx, ny, T(0.1), tiles_x, rows};
-    run_thread_teams(k, tiles_x * tiles_y, team_size,
-                     loopnest::Impl::diffusion_tiles_scratch_bytes<T, space>(rows));
+    run_thread_teams(k, tiles_x * tiles_y, team_size, kernel::scratch_bytes(rows));
     const auto got = cells_of(s.next(), nx, ny);
     EXPECT_TRUE(loopnest::bitwise_equal(got.data(), expected.data(), got.size()))
         << nx << "x" << ny << ", K " << K << ", " << team_size << " threads of runs of " << R

@@ -598,6 +598,14 @@ struct diffusion_tiles_kernel {
                 "loopnest::diffusion_temporal_traits: tile_rows_per_thread must be at least 1.");
   using scratch_type         = diffusion_temporal_scratch<T, ExecutionSpace>;
   static constexpr int width = Columns - 2 * K;
+  // Rows after each copy of a region, zero, for a run cut short by the region's last rows to
+  // load past it (its loads, at fixed offsets from one address, take no bounds).
+  static constexpr int padding = Rows - 1;
+
+  // Team scratch of one pass: two copies of a region of Columns x rows cells, each padded.
+  static std::size_t scratch_bytes(int rows) {
+    return scratch_type::shmem_size(2 * std::size_t(Columns) * (rows + padding));
+  }
 
   const T* m_in;
   T* m_out;
@@ -620,10 +628,14 @@ struct diffusion_tiles_kernel {
     const int length = m_rows - 2 * K;
     const int tx = m.league_rank() % m_tiles_x, ty = m.league_rank() / m_tiles_x;
     const int x0 = 1 + tx * width - K, y0 = 1 + ty * length - K;  // the region's first cell
-    const int cells = Columns * m_rows;
-    const scratch_type x(m.team_scratch(0), 2 * std::size_t(cells));
+    const int cells = Columns * m_rows, copy = Columns * (m_rows + padding);
+    const scratch_type x(m.team_scratch(0), 2 * std::size_t(copy));
     T* from = x.data();
-    T* to   = from + cells;
+    T* to   = from + copy;
+    for_cells(m, cells, copy, [&](int c) {
+      from[c] = T(0);
+      to[c]   = T(0);
+    });
     for_cells(m, 0, cells, [&](int c) {
       const int i = x0 + c % Columns, j = y0 + c / Columns;
       from[c] = i >= 0 && i < m_nx && j >= 0 && j < m_ny
@@ -641,23 +653,24 @@ struct diffusion_tiles_kernel {
         if (col < t || col >= Columns - t) {
           continue;
         }
-        // Rows r0 - 1 to r0 + Rows, each clamped into the region: a run cut short by `end`
-        // loads, but does not use, rows past it.
+        // Rows r0 - 1 to r0 + Rows of the column: a run cut short by `end` loads, but does not
+        // use, rows past it (the padding at most).
+        const T* const in = from + (r0 - 1) * Columns + col;
+        T* const out      = to + r0 * Columns + col;
         T v[Rows + 2], west[Rows], east[Rows];
         for (int q = 0; q < Rows + 2; ++q) {
-          const int r = r0 - 1 + q < m_rows ? r0 - 1 + q : m_rows - 1;
-          v[q]        = from[r * Columns + col];
+          v[q] = in[q * Columns];
         }
         for (int q = 0; q < Rows; ++q) {
-          const int r = r0 + q < m_rows ? r0 + q : m_rows - 1;
-          west[q]     = from[r * Columns + col - 1];
-          east[q]     = from[r * Columns + col + 1];
+          west[q] = in[(q + 1) * Columns - 1];
+          east[q] = in[(q + 1) * Columns + 1];
         }
+        const bool interior_i = i >= 1 && i <= m_nx - 2;
         for (int q = 0; q < Rows; ++q) {
           const int j = y0 + r0 + q;
           if (r0 + q < end) {
-            to[(r0 + q) * Columns + col] =
-                i >= 1 && i <= m_nx - 2 && j >= 1 && j <= m_ny - 2
+            out[q * Columns] =
+                interior_i && j >= 1 && j <= m_ny - 2
                     ? diffusion_update(m_alpha, v[q + 1], west[q], east[q], v[q], v[q + 2])
                     : v[q + 1];
           }
@@ -711,11 +724,13 @@ int diffusion_temporal_resident_threads(const ExecutionSpace& exec, int steps) {
   return threads;
 }
 
-// Team scratch of a small-grid pass: two copies of a region of tile_columns x rows cells.
+// Team scratch of a small-grid pass of the traits' kernel (any K: its scratch does not depend
+// on it).
 template <class T, class ExecutionSpace>
 std::size_t diffusion_tiles_scratch_bytes(int rows) {
-  return diffusion_temporal_scratch<T, ExecutionSpace>::shmem_size(
-      2 * std::size_t(diffusion_temporal_traits<ExecutionSpace, T>::tile_columns) * rows);
+  using traits = diffusion_temporal_traits<ExecutionSpace, T>;
+  return diffusion_tiles_kernel<T, 1, traits::tile_columns, traits::tile_rows_per_thread,
+                                ExecutionSpace>::scratch_bytes(rows);
 }
 
 // The most rows of a small-grid region that team scratch holds, 0 when not 2 * steps + 1.
