@@ -113,17 +113,39 @@ KOKKOS_FORCEINLINE_FUNCTION void shifted(int& i, int& j, int& k, int by) {
   (D == 0 ? i : D == 1 ? j : k) += by;
 }
 
+// The WENO coefficient records C of one direction's cells -1 .. m + 1 stored one column per
+// coefficient: entry c + 1 gathers cell c's record. Along x a warp's threads are consecutive
+// cells, each with its own record, and read each coefficient from consecutive addresses; along
+// y and z a warp's cells share one record, which the records themselves serve better.
+template <class T, class C>
+struct coefficient_columns {
+  static constexpr int count = static_cast<int>(sizeof(C) / sizeof(T));
+  static_assert(sizeof(C) == count * sizeof(T), "a record holds nothing but its coefficients");
+  Kokkos::View<const T**, Kokkos::LayoutLeft> columns;  // (entry, coefficient)
+
+  KOKKOS_FORCEINLINE_FUNCTION C operator[](int entry) const {
+    C record;
+    T* out = reinterpret_cast<T*>(&record);
+    LOOPNEST_MFC_UNROLL
+    for (int q = 0; q < count; ++q) {
+      out[q] = columns(entry, q);
+    }
+    return record;
+  }
+};
+
 // s_weno along D for one variable of one cell c (c = -1 .. m): the values at its lower
 // boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil of
-// 2*Order/2 + 1 cells; Order 1 copies the cell's value to both.
-template <class T, int D, int Order>
+// 2*Order/2 + 1 cells; Order 1 copies the cell's value to both. Coefficients: the records
+// (entry c + 1 is cell c), or their coefficient_columns.
+template <class T, int D, int Order, class Coefficients>
 struct reconstruct {
   using coefficients_type =
       std::conditional_t<Order == 5, weno5_coefficients<T>, weno3_coefficients<T>>;
   static constexpr int width = Order / 2 * 2 + 1;
 
   loopnest::field_set_ref<T> prim, lower, upper;
-  const coefficients_type* coefficients;  // entry c + 1 is cell c
+  Coefficients coefficients;
   T weno_eps;
   bool mapped;
 
@@ -338,8 +360,14 @@ class five_equation_solver {
       const axis_grid& a = g.axis[d];
       if (c.weno_order == 5) {
         m_weno5[d] = coefficients_on_device(weno5_coefficients_of<T>(a), d);
+        if (d == 0) {
+          m_weno5_x = columns_on_device(weno5_coefficients_of<T>(a));
+        }
       } else if (c.weno_order == 3) {
         m_weno3[d] = coefficients_on_device(weno3_coefficients_of<T>(a), d);
+        if (d == 0) {
+          m_weno3_x = columns_on_device(weno3_coefficients_of<T>(a));
+        }
       }
       std::vector<T> inv(static_cast<std::size_t>(a.m) + 1);
       for (int i = 0; i <= a.m; ++i) {
@@ -425,6 +453,8 @@ class five_equation_solver {
   slot_map m_slots{};
   Kokkos::View<weno5_coefficients<T>*> m_weno5[3];
   Kokkos::View<weno3_coefficients<T>*> m_weno3[3];
+  detail::coefficient_columns<T, weno5_coefficients<T>> m_weno5_x;
+  detail::coefficient_columns<T, weno3_coefficients<T>> m_weno3_x;
   Kokkos::View<const T*> m_inv_d[3];
   kernel_profile m_profile;
   std::function<void(const fields&)> m_exchange;
@@ -459,6 +489,23 @@ class five_equation_solver {
                             host.size());
     copy_to_device(host, device);
     return device;
+  }
+
+  template <class C>
+  detail::coefficient_columns<T, C> columns_on_device(const std::vector<C>& host) {
+    constexpr int count = detail::coefficient_columns<T, C>::count;
+    Kokkos::View<T**, Kokkos::LayoutLeft> device(
+        Kokkos::view_alloc(m_exec, "loopnest_mfc::weno_columns0"), host.size(), count);
+    auto mirror = Kokkos::create_mirror_view(device);
+    for (std::size_t e = 0; e < host.size(); ++e) {
+      const T* values = reinterpret_cast<const T*>(&host[e]);
+      for (int q = 0; q < count; ++q) {
+        mirror(e, q) = values[q];
+      }
+    }
+    Kokkos::deep_copy(m_exec, device, mirror);
+    m_exec.fence();
+    return {device};
   }
 
   template <class V, class Host>
@@ -545,9 +592,17 @@ class five_equation_solver {
     const double weno_bytes = static_cast<double>(cells_around.size()) * 3 * sys_size() * sizeof(T);
     m_profile.run(m_exec, "weno_" + axis, weno_bytes, [&] {
       if (m_case.weno_order == 5) {
-        reconstruct<Schedule, D, 5>(cells_around, m_weno5[D].data(), axis);
+        if constexpr (D == 0) {
+          reconstruct<Schedule, D, 5>(cells_around, m_weno5_x, axis);
+        } else {
+          reconstruct<Schedule, D, 5>(cells_around, m_weno5[D].data(), axis);
+        }
       } else if (m_case.weno_order == 3) {
-        reconstruct<Schedule, D, 3>(cells_around, m_weno3[D].data(), axis);
+        if constexpr (D == 0) {
+          reconstruct<Schedule, D, 3>(cells_around, m_weno3_x, axis);
+        } else {
+          reconstruct<Schedule, D, 3>(cells_around, m_weno3[D].data(), axis);
+        }
       } else {
         reconstruct<Schedule, D, 1>(cells_around,
                                     static_cast<const weno3_coefficients<T>*>(nullptr), axis);
@@ -578,16 +633,19 @@ class five_equation_solver {
     });
   }
 
+  // A record gathered from columns is held in registers, hence heavy's bounds.
   template <class Schedule, int D, int Order, class C>
-  void reconstruct(const loopnest::box<3>& cells, const C* coefficients, const std::string& axis) {
-    const detail::reconstruct<T, D, Order> weno{m_prim.ref(),
-                                                m_lower.ref(),
-                                                m_upper.ref(),
-                                                coefficients,
-                                                static_cast<T>(m_case.weno_eps),
-                                                m_case.mapped_weno};
-    loopnest::for_each_cell_var<medium<Schedule>>(m_exec, cells, sys_size(), weno,
-                                                  "loopnest_mfc::weno_" + axis);
+  void reconstruct(const loopnest::box<3>& cells, const C& coefficients, const std::string& axis) {
+    const detail::reconstruct<T, D, Order, C> weno{m_prim.ref(),
+                                                   m_lower.ref(),
+                                                   m_upper.ref(),
+                                                   coefficients,
+                                                   static_cast<T>(m_case.weno_eps),
+                                                   m_case.mapped_weno};
+    using weno_schedule =
+        std::conditional_t<std::is_pointer<C>::value, medium<Schedule>, heavy<Schedule>>;
+    loopnest::for_each_cell_var<weno_schedule>(m_exec, cells, sys_size(), weno,
+                                               "loopnest_mfc::weno_" + axis);
   }
 
   template <class Schedule, class Rule>
