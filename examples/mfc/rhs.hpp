@@ -633,7 +633,8 @@ class five_equation_solver {
     });
   }
 
-  // A record gathered from columns is held in registers, hence heavy's bounds.
+  // A record gathered from columns is held in registers: in FP64 (54 of them) under heavy's
+  // bounds; in FP32 medium's 64 hold it.
   template <class Schedule, int D, int Order, class C>
   void reconstruct(const loopnest::box<3>& cells, const C& coefficients, const std::string& axis) {
     const detail::reconstruct<T, D, Order, C> weno{m_prim.ref(),
@@ -642,8 +643,8 @@ class five_equation_solver {
                                                    coefficients,
                                                    static_cast<T>(m_case.weno_eps),
                                                    m_case.mapped_weno};
-    using weno_schedule =
-        std::conditional_t<std::is_pointer<C>::value, medium<Schedule>, heavy<Schedule>>;
+    using weno_schedule = std::conditional_t<std::is_pointer<C>::value || sizeof(T) < 8,
+                                             medium<Schedule>, heavy<Schedule>>;
     loopnest::for_each_cell_var<weno_schedule>(m_exec, cells, sys_size(), weno,
                                                "loopnest_mfc::weno_" + axis);
   }
