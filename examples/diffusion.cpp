@@ -106,7 +106,8 @@ void print_usage(std::FILE* to) {
       " i fastest)\n"
       "  --precision fp64 (default) or fp32\n"
       "  --steps-per-pass K  steps the temporal variant advances per pass over memory, 1 to\n"
-      "             %d (default %d in FP64, %d in FP32 on this device); temporal only\n"
+      "             %d (default %d in FP64, %d in FP32 on this device, %d where the grid\n"
+      "             advances in on-chip tiles); temporal only\n"
       "temporal gives the same bits as every other variant. Use it for runs of many steps:\n"
       "it reads and writes the grid once per K steps instead of once per step, so it goes\n"
       "past the copy bandwidth that bounds one step on large grids, and launches once per K\n"
@@ -121,7 +122,8 @@ void print_usage(std::FILE* to) {
       std::min(temporal_traits<double>::max_steps_per_pass,
                temporal_traits<float>::max_steps_per_pass),
       temporal_traits<double>::default_steps_per_pass,
-      temporal_traits<float>::default_steps_per_pass);
+      temporal_traits<float>::default_steps_per_pass,
+      temporal_traits<double>::tile_steps_per_pass);
 #if defined(LOOPNEST_DIFFUSION_MPI)
   std::fprintf(
       to,

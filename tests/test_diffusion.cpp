@@ -307,6 +307,30 @@ void check_plans(int k) {
   }
 }
 
+// A solver given no steps per pass takes the traits' tile_steps_per_pass where the small-grid
+// pass takes the grid at that depth, default_steps_per_pass elsewhere; one given K keeps it.
+template <class T, class ExecutionSpace>
+void check_default_depth(int n) {
+  using traits = loopnest::diffusion_temporal_traits<ExecutionSpace, T>;
+  using solver = loopnest::diffusion_solver<T, diffusion_variant::temporal, ExecutionSpace>;
+  const bool tiles =
+      traits::small_grid_tiles && loopnest::Impl::plan_diffusion_temporal<T>(
+                                      ExecutionSpace(), n, n, traits::tile_steps_per_pass)
+                                      .tiles();
+  const solver s(ExecutionSpace(), n, n);
+  EXPECT_EQ(s.steps_per_pass(),
+            tiles ? traits::tile_steps_per_pass : traits::default_steps_per_pass)
+      << n << "x" << n;
+  EXPECT_EQ(s.temporal_plan().tiles(), tiles) << n << "x" << n;
+  EXPECT_EQ(solver(ExecutionSpace(), n, n, T(0.1), {}, 3).steps_per_pass(), 3) << n << "x" << n;
+}
+
+TYPED_TEST(diffusion, temporal_default_depth_follows_the_pass) {
+  check_default_depth<double, TypeParam>(256);
+  check_default_depth<float, TypeParam>(256);
+  check_default_depth<double, TypeParam>(1024);
+}
+
 TYPED_TEST(diffusion, temporal_plans_cover_the_grid_and_fill_the_machine) {
   check_plans<double, TypeParam>(8);
   check_plans<double, TypeParam>(1);

@@ -327,6 +327,8 @@ struct diffusion_temporal_traits {
   // Rows of one column a thread updates together at each level: their loads are independent
   // and in flight at once, and each middle value serves three updates.
   static constexpr int tile_rows_per_thread = 2;
+  // Steps per pass when the caller names none and the small-grid pass takes the grid.
+  static constexpr int tile_steps_per_pass = default_steps_per_pass;
   // Whether the planner takes the small-grid pass for a grid whose regions of the most rows need
   // at most two waves of teams: never on a host backend, which has no launch latency and no
   // pipeline start to hide.
@@ -360,7 +362,9 @@ struct diffusion_temporal_traits<Kokkos::Cuda, T> {
   static constexpr int tile_team_size       = 1024;
   static constexpr int tile_columns         = 64;
   static constexpr int tile_rows_per_thread = 2;
-  static constexpr bool small_grid_tiles    = true;
+  // At 256^2 a small-grid pass of 10 steps took 7-9% less per step than one of 8 (H200).
+  static constexpr int tile_steps_per_pass = 10;
+  static constexpr bool small_grid_tiles   = true;
   static int processors(const Kokkos::Cuda& exec) {
     return exec.cuda_device_prop().multiProcessorCount;
   }
@@ -963,6 +967,13 @@ class diffusion_solver {
                        ExecutionSpace::name());
       }
       m_plan = plan(m_steps_per_pass);
+      if (steps_per_pass == 0 && temporal_traits::small_grid_tiles) {
+        const auto tiles = plan(temporal_traits::tile_steps_per_pass);
+        if (tiles.tiles()) {
+          m_steps_per_pass = temporal_traits::tile_steps_per_pass;
+          m_plan           = tiles;
+        }
+      }
     } else if (steps_per_pass != 0) {
       Impl::throw_invalid_argument(where, "steps_per_pass = " + std::to_string(steps_per_pass) +
                                               " was given to variant " + name(Variant) +
