@@ -606,8 +606,10 @@ struct diffusion_tiles_kernel {
   // Rows after each copy of a region, zero, for a run cut short by the region's last rows to
   // load past it (its loads, at fixed offsets from one address, take no bounds).
   static constexpr int padding = Rows - 1;
-  // A row of a region copy, as a pointer offset.
-  static constexpr std::ptrdiff_t row = Columns;
+  // Offset of row q of a run (q known at compile time once unrolled).
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr std::ptrdiff_t row(int q) {
+    return static_cast<std::ptrdiff_t>(q) * Columns;
+  }
 
   // Team scratch of one pass: two copies of a region of Columns x rows cells, each padded.
   static std::size_t scratch_bytes(int rows) {
@@ -662,21 +664,21 @@ struct diffusion_tiles_kernel {
         }
         // Rows r0 - 1 to r0 + Rows of the column: a run cut short by `end` loads, but does not
         // use, rows past it (the padding at most).
-        const T* const in = from + (r0 - 1) * row + col;
-        T* const out      = to + r0 * row + col;
+        const T* const in = from + ((r0 - 1) * Columns + col);
+        T* const out      = to + (r0 * Columns + col);
         T v[Rows + 2], west[Rows], east[Rows];
         for (int q = 0; q < Rows + 2; ++q) {
-          v[q] = in[q * row];
+          v[q] = in[row(q)];
         }
         for (int q = 0; q < Rows; ++q) {
-          west[q] = in[(q + 1) * row - 1];
-          east[q] = in[(q + 1) * row + 1];
+          west[q] = in[row(q + 1) - 1];
+          east[q] = in[row(q + 1) + 1];
         }
         const bool interior_i = i >= 1 && i <= m_nx - 2;
         for (int q = 0; q < Rows; ++q) {
           const int j = y0 + r0 + q;
           if (r0 + q < end) {
-            out[q * row] =
+            out[row(q)] =
                 interior_i && j >= 1 && j <= m_ny - 2
                     ? diffusion_update(m_alpha, v[q + 1], west[q], east[q], v[q], v[q + 2])
                     : v[q + 1];
