@@ -946,6 +946,14 @@ class diffusion_solver {
   static constexpr diffusion_variant variant = Variant;
 
   using temporal_traits = diffusion_temporal_traits<ExecutionSpace, T>;
+  static_assert(temporal_traits::default_steps_per_pass >= 1 &&
+                    temporal_traits::default_steps_per_pass <= temporal_traits::max_steps_per_pass,
+                "loopnest::diffusion_temporal_traits: default_steps_per_pass must lie in [1, "
+                "max_steps_per_pass].");
+  static_assert(temporal_traits::tile_steps_per_pass >= 1 &&
+                    temporal_traits::tile_steps_per_pass <= temporal_traits::max_steps_per_pass,
+                "loopnest::diffusion_temporal_traits: tile_steps_per_pass must lie in [1, "
+                "max_steps_per_pass].");
 
   // t: an explicit (i, j) tile for the collapse variant (loopnest's per-backend pick by default).
   // steps_per_pass: the steps the temporal variant advances per pass over memory, 1 to
@@ -973,8 +981,9 @@ class diffusion_solver {
       }
       m_plan = plan(m_steps_per_pass);
       if (steps_per_pass == 0 && temporal_traits::small_grid_tiles) {
-        const auto tiles = plan(temporal_traits::tile_steps_per_pass);
-        if (tiles.tiles()) {
+        const auto tiles = Impl::plan_diffusion_temporal<T>(m_exec, m_nx, m_ny,
+                                                            temporal_traits::tile_steps_per_pass);
+        if (tiles.team_size > 0 && tiles.tiles()) {
           m_steps_per_pass = temporal_traits::tile_steps_per_pass;
           m_plan           = tiles;
         }
