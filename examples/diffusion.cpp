@@ -122,8 +122,7 @@ void print_usage(std::FILE* to) {
       std::min(temporal_traits<double>::max_steps_per_pass,
                temporal_traits<float>::max_steps_per_pass),
       temporal_traits<double>::default_steps_per_pass,
-      temporal_traits<float>::default_steps_per_pass,
-      temporal_traits<double>::tile_steps_per_pass);
+      temporal_traits<float>::default_steps_per_pass, temporal_traits<double>::tile_steps_per_pass);
 #if defined(LOOPNEST_DIFFUSION_MPI)
   std::fprintf(
       to,
