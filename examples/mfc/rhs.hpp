@@ -358,16 +358,15 @@ class five_equation_solver {
     m_eos                   = eos_of<T, slot_index>(c);
     for (int d = 0; d < m_dims; ++d) {
       const axis_grid& a = g.axis[d];
-      if (c.weno_order == 5) {
+      // Along x the coefficients go in columns, along y and z as records (coefficient_columns).
+      if (c.weno_order == 5 && d == 0) {
+        m_weno5_x = columns_on_device(weno5_coefficients_of<T>(a));
+      } else if (c.weno_order == 5) {
         m_weno5[d] = coefficients_on_device(weno5_coefficients_of<T>(a), d);
-        if (d == 0) {
-          m_weno5_x = columns_on_device(weno5_coefficients_of<T>(a));
-        }
+      } else if (c.weno_order == 3 && d == 0) {
+        m_weno3_x = columns_on_device(weno3_coefficients_of<T>(a));
       } else if (c.weno_order == 3) {
         m_weno3[d] = coefficients_on_device(weno3_coefficients_of<T>(a), d);
-        if (d == 0) {
-          m_weno3_x = columns_on_device(weno3_coefficients_of<T>(a));
-        }
       }
       std::vector<T> inv(static_cast<std::size_t>(a.m) + 1);
       for (int i = 0; i <= a.m; ++i) {
@@ -451,7 +450,7 @@ class five_equation_solver {
   fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper, m_flux, m_u_star;
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
-  Kokkos::View<weno5_coefficients<T>*> m_weno5[3];
+  Kokkos::View<weno5_coefficients<T>*> m_weno5[3];  // y and z
   Kokkos::View<weno3_coefficients<T>*> m_weno3[3];
   detail::coefficient_columns<T, weno5_coefficients<T>> m_weno5_x;
   detail::coefficient_columns<T, weno3_coefficients<T>> m_weno3_x;
@@ -633,8 +632,8 @@ class five_equation_solver {
     });
   }
 
-  // A record gathered from columns is held in registers: in FP64 (54 of them) under heavy's
-  // bounds; in FP32 medium's 64 hold it.
+  // A record gathered from columns is held in registers: in FP64 (WENO5: 27 doubles) under
+  // heavy's bounds; in FP32 medium's 64 registers hold it.
   template <class Schedule, int D, int Order, class C>
   void reconstruct(const loopnest::box<3>& cells, const C& coefficients, const std::string& axis) {
     const detail::reconstruct<T, D, Order, C> weno{m_prim.ref(),
