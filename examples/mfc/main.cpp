@@ -42,12 +42,12 @@ namespace {
 
 #ifdef LOOPNEST_MFC_MPI
 constexpr bool mpi_build = true;
-#else
-constexpr bool mpi_build = false;
-#endif
 // Whether this run initialised MPI: only under an MPI launcher or with --transport, so that a
 // plain run behaves as the tool built without MPI.
 bool with_mpi = false;
+#else
+constexpr bool mpi_build = false;
+#endif
 
 // Exit statuses: done; the run went unphysical; a case or command line the port refuses (nothing
 // written); an output that could not be written.
