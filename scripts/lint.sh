@@ -30,10 +30,18 @@ done
 
 needs=()
 [ "$run_format" = 1 ] && needs+=(clang-format)
-# clang-tidy reads the compile commands of a configured build with tests, benchmarks and examples.
-[ "$run_tidy" = 1 ] && needs+=(clang-tidy build gtest benchmark)
+# clang-tidy reads the compile commands of a configured build with tests, benchmarks and examples,
+# and with MPI unless the build turns it off: without it the MPI code would go unlinted, and code
+# that only MPI builds use would read as unused.
+cmake_args=(-DLOOPNEST_ENABLE_TESTS=ON -DLOOPNEST_ENABLE_BENCHMARKS=ON -DLOOPNEST_ENABLE_EXAMPLES=ON)
+if [ "$run_tidy" = 1 ]; then
+  needs+=(clang-tidy build gtest benchmark)
+  if [ "$(loopnest_cmake_option "$build_dir" LOOPNEST_ENABLE_MPI ON "${cmake_args[@]}")" = ON ]; then
+    needs+=(mpi)
+  fi
+fi
 loopnest_dependencies ${no_install[@]+"${no_install[@]}"} "$build_dir" "${needs[@]}" \
-  -- -DLOOPNEST_ENABLE_TESTS=ON -DLOOPNEST_ENABLE_BENCHMARKS=ON || exit 2
+  -- "${cmake_args[@]}" || exit 2
 clang_format=${CLANG_FORMAT:-$(loopnest_find_tool clang-format || true)}
 clang_tidy=${CLANG_TIDY:-$(loopnest_find_tool clang-tidy || true)}
 
