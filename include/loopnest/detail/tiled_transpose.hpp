@@ -56,8 +56,11 @@ inline int unit_stride_dim(const box<3>& b, const std::ptrdiff_t (&stride)[3]) {
 // The copy in (a, b, c) index order: a is the source's stride-1 index, b the destination's, c the
 // third; dst and src are the callers' handles with their strides put in that order. A team moves
 // tile (a, b) of plane c for its variables; the scratch rows hold Tile + 1 elements, so that the
-// threads of a warp reading down a column of the tile hit every bank once.
-template <class T, int Tile, int TeamSize, class Dst, class Src>
+// threads of a warp reading down a column of the tile hit every bank once. With Prefetch (teams of
+// several variables) the next variable's first loads go out before this one's stores, so that a
+// team keeps loads in flight while it writes its tile; teams of one variable keep the plain loop,
+// which the restructured one made slower for them.
+template <class T, int Tile, int TeamSize, bool Prefetch, class Dst, class Src>
 struct transpose_tiles {
   static constexpr int pitch     = Tile + 1;
   static constexpr int per_pass  = 8;  // loads each thread issues before it stores any
@@ -87,15 +90,23 @@ struct transpose_tiles {
     const int nb      = extent[1] - b0 < Tile ? extent[1] - b0 : Tile;
     const int first_a = lower[0] + a0, first_b = lower[1] + b0;
     const int r = m.team_rank();
+    // Element e of the tile: along a (the source's rows) for the reads, along b for the writes.
+    T x[per_batch];
+    const auto load_batch = [&](int v, int p) {
+      for (int u = 0; u < per_batch; ++u) {
+        const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
+        if (ib < nb && ia < na) {
+          x[u] = src.load(v, first_a + ia, first_b + ib, c);
+        }
+      }
+    };
+    if (Prefetch && v0 < v1) {
+      load_batch(v0, 0);
+    }
     for (int v = v0; v < v1; ++v) {
-      // Element e of the tile: along a (the source's rows) for the reads, along b for the writes.
       for (int p = 0; p < per_tile; p += per_batch) {
-        T x[per_batch];
-        for (int u = 0; u < per_batch; ++u) {
-          const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
-          if (ib < nb && ia < na) {
-            x[u] = src.load(v, first_a + ia, first_b + ib, c);
-          }
+        if (!Prefetch || p > 0) {
+          load_batch(v, p);
         }
         for (int u = 0; u < per_batch; ++u) {
           const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
@@ -105,6 +116,9 @@ struct transpose_tiles {
         }
       }
       m.team_barrier();
+      if (Prefetch && v + 1 < v1) {
+        load_batch(v + 1, 0);
+      }
       for (int p = 0; p < per_tile; ++p) {
         const int e = r + p * TeamSize, ib = e % Tile, ia = e / Tile;
         if (ia < na && ib < nb) {
@@ -129,6 +143,33 @@ Ref permuted(Ref r, const int (&order)[3]) {
   return r;
 }
 
+// Launches the tiles of the copy in `order` (see transpose_tiles): teams of one variable, or with
+// Prefetch teams of all of them; returns false where the league would not fit an int.
+template <int Tile, int TeamSize, bool Prefetch, class Policy, class ExecutionSpace, class Dst,
+          class Src>
+bool launch_transpose_tiles(const ExecutionSpace& exec, const box<3>& cells, const int (&order)[3],
+                            int nvar, const Dst& dst, const Src& src, const std::string& label) {
+  using value_type = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
+  using functor    = transpose_tiles<value_type, Tile, TeamSize, Prefetch, Dst, Src>;
+  functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0, nvar, Prefetch ? nvar : 1};
+  for (int d = 0; d < 3; ++d) {
+    f.lower[d]  = cells.lower(order[d]);
+    f.extent[d] = cells.extent(order[d]);
+  }
+  f.tiles_a = (f.extent[0] + Tile - 1) / Tile;
+  f.tiles_b = (f.extent[1] + Tile - 1) / Tile;
+  const std::int64_t league =
+      std::int64_t{f.tiles_a} * f.tiles_b * f.extent[2] * (Prefetch ? 1 : nvar);
+  if (league > INT_MAX) {
+    return false;
+  }
+  Kokkos::parallel_for(label,
+                       Policy(exec, static_cast<int>(league), TeamSize)
+                           .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes())),
+                       f);
+  return true;
+}
+
 // dst(v, cell) = src.load(v, cell) over the box as a tiled transpose, when the schedule and
 // the backend take one and the two arrays' stride-1 indices differ; returns whether it launched.
 // collapse4 gives each team one variable, collapse3 and flat all of them in turn (the variable
@@ -138,7 +179,6 @@ template <class Schedule, class ExecutionSpace, class Dst, class Src>
 bool transpose_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
                      const Src& src, const std::string& label) {
   using traits                 = transpose_traits<ExecutionSpace>;
-  using value_type             = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
   constexpr schedule_kind kind = Schedule::kind;
   if constexpr (traits::tile == 0 || kind == schedule_kind::kokkos_default ||
                 !std::is_same<typename Schedule::mapping, contiguous>::value) {
@@ -167,27 +207,12 @@ bool transpose_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, 
                    : static_cast<int>(bounds::max_threads);
       }
     }();
-    constexpr int tile = traits::tile;
-    using functor      = transpose_tiles<value_type, tile, team, Dst, Src>;
-    functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0, nvar, one_var ? 1 : nvar};
-    for (int d = 0; d < 3; ++d) {
-      f.lower[d]  = cells.lower(order[d]);
-      f.extent[d] = cells.extent(order[d]);
-    }
-    f.tiles_a = (f.extent[0] + tile - 1) / tile;
-    f.tiles_b = (f.extent[1] + tile - 1) / tile;
-    const std::int64_t league =
-        std::int64_t{f.tiles_a} * f.tiles_b * f.extent[2] * (one_var ? nvar : 1);
-    if (league > INT_MAX) {
-      return false;
-    }
     using policy =
         Kokkos::TeamPolicy<ExecutionSpace, typename flat_bounds<ExecutionSpace, bounds>::type>;
-    Kokkos::parallel_for(label,
-                         policy(exec, static_cast<int>(league), team)
-                             .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes())),
-                         f);
-    return true;
+    return one_var ? launch_transpose_tiles<traits::tile, team, false, policy>(
+                         exec, cells, order, nvar, dst, src, label)
+                   : launch_transpose_tiles<traits::tile, team, true, policy>(
+                         exec, cells, order, nvar, dst, src, label);
   }
 }
 
