@@ -322,13 +322,26 @@ struct fill_ghosts {
 }  // namespace detail
 
 // Launch bounds of the loops whose bodies need more registers than loopnest's default for CUDA
-// MDRange kernels (32, made for copy-like bodies) gives them: HLLC and the conversion hold every
-// variable of a cell (up to 128 registers), WENO and the flux difference a few values of one
-// variable (64). Under the default they spill to local memory.
-template <class Schedule>
-using heavy = loopnest::with_launch_bounds_t<Schedule, 256, 2>;
-template <class Schedule>
-using medium = loopnest::with_launch_bounds_t<Schedule, 256, 4>;
+// MDRange kernels (32, made for copy-like bodies) gives them. Each loop's blocks per SM (of 256
+// threads: 65536 / (256 * blocks) registers a thread) is the one that ran fastest on the H200
+// (docs/results/h200/mfc/README.md): fewer registers spill, more leave too few warps to hide the
+// latency of a long body. HLLC and the conversion hold every variable of a cell, WENO and the flux
+// difference a few values of one variable (WENO along x a cell's coefficient record besides,
+// coefficient_columns), and the SSP-RK3 update three loads for each of a group of variables. The
+// state check, which runs once per saved step, keeps the bounds the conversion had.
+template <class Schedule, unsigned BlocksPerSM>
+using bounded = loopnest::with_launch_bounds_t<Schedule, 256, BlocksPerSM>;
+template <class T>
+struct blocks_per_sm {
+  static constexpr unsigned convert      = 4;
+  static constexpr unsigned state_check  = 2;
+  static constexpr unsigned riemann      = sizeof(T) >= 8 ? 3 : 4;
+  static constexpr unsigned weno         = 4;
+  static constexpr unsigned weno_columns = sizeof(T) >= 8 ? 3 : 4;
+  static constexpr unsigned difference_x = 5;
+  static constexpr unsigned difference   = 4;
+  static constexpr unsigned update       = 4;
+};
 
 // The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
 // primitive variables with MFC's buff_size ghost layers, and for one direction at a time the
@@ -527,9 +540,9 @@ class five_equation_solver {
     const stiffened_gas<T, slot_index> eos = m_eos;
     const slot_map slots                   = m_slots;
     m_profile.run(m_exec, "convert", 2 * sweep(), [&] {
-      loopnest::for_each_cell<heavy<Schedule>>(m_exec, m_q0.interior(),
-                                               detail::to_primitive<T>{cons, prim, eos, slots},
-                                               "loopnest_mfc::convert");
+      loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::convert>>(
+          m_exec, m_q0.interior(), detail::to_primitive<T>{cons, prim, eos, slots},
+          "loopnest_mfc::convert");
     });
   }
 
@@ -614,8 +627,8 @@ class five_equation_solver {
     const double hllc_bytes =
         static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
     m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
-      loopnest::for_each_cell<heavy<Schedule>>(m_exec, boundaries, hllc,
-                                               "loopnest_mfc::hllc_" + axis);
+      loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::riemann>>(
+          m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis);
     });
     const equation_index ix = equations_of(m_case);
     const detail::flux_difference_and_source<T, D> difference{
@@ -625,15 +638,14 @@ class five_equation_solver {
         cells() * sizeof(T) *
         ((D == 0 ? 2.0 : 3.0) * sys_size() + 1.0 + static_cast<double>(m_case.num_fluids));
     m_profile.run(m_exec, "flux_difference_" + axis, diff_bytes, [&] {
-      loopnest::for_each_cell_var<medium<Schedule>>(
+      loopnest::for_each_cell_var<bounded<Schedule, D == 0 ? blocks_per_sm<T>::difference_x
+                                                           : blocks_per_sm<T>::difference>>(
           m_exec, m_q0.interior(), sys_size(),
           loopnest::per_cell(detail::inverse_width<T, D>{m_inv_d[D]}), difference,
           "loopnest_mfc::flux_difference_" + axis);
     });
   }
 
-  // A record gathered from columns is held in registers: in FP64 (WENO5: 27 doubles) under
-  // heavy's bounds; in FP32 medium's 64 registers hold it.
   template <class Schedule, int D, int Order, class C>
   void reconstruct(const loopnest::box<3>& cells, const C& coefficients, const std::string& axis) {
     const detail::reconstruct<T, D, Order, C> weno{m_prim.ref(),
@@ -642,8 +654,9 @@ class five_equation_solver {
                                                    coefficients,
                                                    static_cast<T>(m_case.weno_eps),
                                                    m_case.mapped_weno};
-    using weno_schedule = std::conditional_t<std::is_pointer<C>::value || sizeof(T) < 8,
-                                             medium<Schedule>, heavy<Schedule>>;
+    using weno_schedule =
+        bounded<Schedule, std::is_pointer<C>::value ? blocks_per_sm<T>::weno
+                                                    : blocks_per_sm<T>::weno_columns>;
     loopnest::for_each_cell_var<weno_schedule>(m_exec, cells, sys_size(), weno,
                                                "loopnest_mfc::weno_" + axis);
   }
@@ -656,9 +669,9 @@ class five_equation_solver {
     const auto q1 = b.ref();
     const auto r  = m_rhs.ref();
     m_profile.run(m_exec, name, (std::strcmp(name, "rk3_stage1") == 0 ? 3.0 : 4.0) * sweep(), [&] {
-      loopnest::for_each_cell_var<Schedule>(m_exec, m_q0.interior(), sys_size(),
-                                            detail::rk_update<T, Rule>{o, q0, q1, r, rule},
-                                            std::string("loopnest_mfc::") + name);
+      loopnest::for_each_cell_var<bounded<Schedule, blocks_per_sm<T>::update>>(
+          m_exec, m_q0.interior(), sys_size(), detail::rk_update<T, Rule>{o, q0, q1, r, rule},
+          std::string("loopnest_mfc::") + name);
     });
   }
 };

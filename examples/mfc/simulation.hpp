@@ -68,7 +68,7 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
   const stiffened_gas<T, slot_index> eos = eos_of<T, slot_index>(c);
   const slot_map slots                   = slot_map::of(equations_of(c));
   const long long nx = c.m() + 1, ny = c.n() + 1;
-  loopnest::for_each_cell<heavy<Schedule>>(
+  loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::state_check>>(
       exec, s.state().interior(),
       KOKKOS_LAMBDA(int i, int j, int k) {
         T q[max_equations] = {};
