@@ -145,65 +145,57 @@ std::vector<weno5_coefficients<T>> weno5_coefficients_of(const axis_grid& g) {
 // MFC's weights of R candidate stencils from their smoothness indicators beta (weno_eps
 // included) and ideal weights d: alpha_r = d_r/beta_r^2, omega = alpha/sum(alpha), and with
 // mapped WENO (Henrick et al.) alpha_r = (d_r(1 + d_r - 3 omega_r) + omega_r^2) omega_r/(d_r^2 +
-// omega_r(1 - 2 d_r)) normalised again. In double, each normalisation is done over a common
-// denominator, one division instead of MFC's 2R: FP64 division is what bounds WENO on a GPU, and
-// the weights agree with MFC's to a few units in the last place. In float the squared
-// indicators can pass 1e38, so MFC's divisions stay (they are cheap there).
+// omega_r(1 - 2 d_r)) normalised again. Division bounds WENO on a GPU (MFC has 2R of them per
+// normalisation, twelve per boundary with mapped WENO), so each normalisation here takes one: over
+// a common denominator, or, for the first in float, where products of squared indicators can pass
+// 1e38, as products with the indicators' reciprocals, which a cell's two boundaries share. The
+// weights agree with MFC's to a few units in the last place.
 template <class T, int R>
 KOKKOS_FORCEINLINE_FUNCTION void weno_weights(const T (&beta)[R], const T (&d)[R], bool mapped,
                                               T (&omega)[R]) {
+  // omega_r = (n_r/den_r)/sum_s(n_s/den_s) with one division.
+  const auto normalise = [&omega](const T(&n)[R], const T(&den)[R]) {
+    T a[R];
+    T sum = T(0);
+    for (int r = 0; r < R; ++r) {
+      T others = T(1);
+      for (int s = 0; s < R; ++s) {
+        others = s == r ? others : others * den[s];
+      }
+      a[r] = n[r] * others;
+      sum  = sum + a[r];
+    }
+    const T inv = T(1) / sum;
+    for (int r = 0; r < R; ++r) {
+      omega[r] = a[r] * inv;
+    }
+  };
   T b[R];
   for (int r = 0; r < R; ++r) {
     b[r] = beta[r] * beta[r];
   }
   if constexpr (sizeof(T) >= 8) {
-    // omega_r = (n_r/den_r)/sum_s(n_s/den_s) with one division.
-    const auto normalise = [&omega](const T(&n)[R], const T(&den)[R]) {
-      T a[R];
-      T sum = T(0);
-      for (int r = 0; r < R; ++r) {
-        T others = T(1);
-        for (int s = 0; s < R; ++s) {
-          others = s == r ? others : others * den[s];
-        }
-        a[r] = n[r] * others;
-        sum  = sum + a[r];
-      }
-      const T inv = T(1) / sum;
-      for (int r = 0; r < R; ++r) {
-        omega[r] = a[r] * inv;
-      }
-    };
     normalise(d, b);
-    if (mapped) {
-      T n[R], den[R];
-      for (int r = 0; r < R; ++r) {
-        n[r]   = (d[r] * (T(1) + d[r] - T(3) * omega[r]) + omega[r] * omega[r]) * omega[r];
-        den[r] = d[r] * d[r] + omega[r] * (T(1) - T(2) * d[r]);
-      }
-      normalise(n, den);
-    }
   } else {
     T alpha[R];
     T sum = T(0);
     for (int r = 0; r < R; ++r) {
-      alpha[r] = d[r] / b[r];
+      alpha[r] = d[r] * (T(1) / b[r]);
       sum      = sum + alpha[r];
     }
-    if (mapped) {
-      for (int r = 0; r < R; ++r) {
-        const T w = alpha[r] / sum;
-        alpha[r]  = (d[r] * (T(1) + d[r] - T(3) * w) + w * w) *
-                   (w / (d[r] * d[r] + w * (T(1) - T(2) * d[r])));
-      }
-      sum = T(0);
-      for (int r = 0; r < R; ++r) {
-        sum = sum + alpha[r];
-      }
-    }
+    const T inv = T(1) / sum;
     for (int r = 0; r < R; ++r) {
-      omega[r] = alpha[r] / sum;
+      omega[r] = alpha[r] * inv;
     }
+  }
+  if (mapped) {
+    // Of order one in either precision: omega_r and d_r lie in [0, 1].
+    T n[R], den[R];
+    for (int r = 0; r < R; ++r) {
+      n[r]   = (d[r] * (T(1) + d[r] - T(3) * omega[r]) + omega[r] * omega[r]) * omega[r];
+      den[r] = d[r] * d[r] + omega[r] * (T(1) - T(2) * d[r]);
+    }
+    normalise(n, den);
   }
 }
 
