@@ -4,12 +4,13 @@
 //   conservative -> primitive on the interior; boundary conditions on the primitive variables;
 //   per direction: WENO (order 5, 3 or 1) of every variable at both boundaries of every cell
 //   (a (cell, variable) loop, s_reconstruct_cell_boundary_values), the HLLC flux at every
-//   boundary (a cell loop, s_riemann_solver), then the flux difference and the volume-fraction
-//   source term (s_compute_advection_source_term) in one (cell, variable) loop.
-// Each value is computed by MFC's arithmetic in MFC's order (but for the FP64 WENO weights,
-// normalised over a common denominator: weno.hpp says why). The reconstructed values and the
-// fluxes keep the grid's own order in every direction, so MFC's reshapes for y and z (v_rs_ws)
-// and its finalize (the copy back) have nothing to do.
+//   boundary (a cell loop, s_riemann_solver), each direction's fluxes kept; then the flux
+//   differences and volume-fraction source terms of all directions (MFC's per-direction loops
+//   and s_compute_advection_source_term) in one (cell, variable) loop.
+// Each value is computed by MFC's arithmetic in MFC's order (but for the WENO weights, normalised
+// with fewer divisions: weno.hpp says why). The reconstructed values and the fluxes keep the
+// grid's own order in every direction, so MFC's reshapes for y and z (v_rs_ws) and its finalize
+// (the copy back) have nothing to do.
 #ifndef LOOPNEST_MFC_RHS_HPP
 #define LOOPNEST_MFC_RHS_HPP
 
@@ -205,25 +206,62 @@ struct riemann {
   }
 };
 
-// rhs = (1/dx)*(F(j - 1) - F(j)) [+ rhs for y and z], and for the volume fractions
-// + (1/dx)*alpha*(u*(j) - u*(j - 1)): m_rhs's two loops, one after the other per value.
-template <class T, int D>
-struct flux_difference_and_source {
-  loopnest::field_set_ref<T> q_cons, flux, u_star, rhs;
-  int first_adv;
-  bool assign;
-
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v, T inv_d) const {
-    int a = i, b = j, c = k;
-    shifted<D>(a, b, c, -1);
-    T r = inv_d * (flux.load(v, a, b, c) - flux.load(v, i, j, k));
-    if (!assign) {
-      r = rhs.load(v, i, j, k) + r;
+// A cell's inverse widths along each direction (MFC's 1._wp/dx(k)), read once per cell.
+template <class T>
+struct inverse_widths {
+  T at[3];
+};
+template <class T>
+struct inverse_widths_of {
+  Kokkos::View<const T*> inv[3];
+  int dims;
+  KOKKOS_FORCEINLINE_FUNCTION inverse_widths<T> operator()(int i, int j, int k) const {
+    const int cell[3] = {i, j, k};
+    inverse_widths<T> w{};
+    for (int d = 0; d < dims; ++d) {
+      w.at[d] = inv[d](cell[d]);
     }
-    if (v >= first_adv) {
-      r = r + inv_d * q_cons.load(v, i, j, k) * (u_star.load(0, i, j, k) - u_star.load(0, a, b, c));
+    return w;
+  }
+};
+
+// m_rhs's flux difference and volume-fraction source of every direction in one (cell, variable)
+// loop, per value in MFC's order: for each direction, rhs = (1/dx)*(F(j - 1) - F(j)), added to
+// the directions before, then for a volume fraction + (1/dx)*alpha*(u*(j) - u*(j - 1)). MFC runs
+// one such loop per direction, storing rhs and reading it back between them; here the sum stays
+// in a register, with the same operations in the same order.
+template <class T>
+struct flux_differences {
+  loopnest::field_set_ref<T> q_cons, rhs;
+  loopnest::field_set_ref<T> flux[3], u_star[3];
+  int dims, first_adv;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v,
+                                              const inverse_widths<T>& inv_d) const {
+    const bool source = v >= first_adv;
+    const T alpha     = source ? q_cons.load(v, i, j, k) : T(0);
+    // x alone starts the sum: MFC's x loop assigns rhs, and each later one adds to it.
+    T r = inv_d.at[0] * flux_jump(0, i, j, k, v);
+    if (source) {
+      r = r + inv_d.at[0] * alpha * u_jump(0, i, j, k);
+    }
+    for (int d = 1; d < dims; ++d) {
+      r = r + inv_d.at[d] * flux_jump(d, i, j, k, v);
+      if (source) {
+        r = r + inv_d.at[d] * alpha * u_jump(d, i, j, k);
+      }
     }
     rhs(v, i, j, k) = r;
+  }
+
+  // F(j - 1) - F(j) and u*(j) - u*(j - 1) along d.
+  KOKKOS_FORCEINLINE_FUNCTION T flux_jump(int d, int i, int j, int k, int v) const {
+    return flux[d].load(v, i - (d == 0 ? 1 : 0), j - (d == 1 ? 1 : 0), k - (d == 2 ? 1 : 0)) -
+           flux[d].load(v, i, j, k);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION T u_jump(int d, int i, int j, int k) const {
+    return u_star[d].load(0, i, j, k) -
+           u_star[d].load(0, i - (d == 0 ? 1 : 0), j - (d == 1 ? 1 : 0), k - (d == 2 ? 1 : 0));
   }
 };
 
@@ -279,14 +317,6 @@ struct rk_update {
   }
 };
 
-template <class T, int D>
-struct inverse_width {
-  Kokkos::View<const T*> inv;
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(int i, int j, int k) const {
-    return inv(along<D>(i, j, k));
-  }
-};
-
 // Boundary conditions -1, -2, -3 of direction D on the primitive variables: index g of the box
 // along D runs over the `ghost` layers below the domain, then those above.
 template <class T, int D>
@@ -338,7 +368,6 @@ struct blocks_per_sm {
   static constexpr unsigned riemann      = sizeof(T) >= 8 ? 3 : 4;
   static constexpr unsigned weno         = 4;
   static constexpr unsigned weno_columns = sizeof(T) >= 8 ? 3 : 4;
-  static constexpr unsigned difference_x = 5;
   static constexpr unsigned difference   = 4;
   static constexpr unsigned update       = 4;
 };
@@ -363,13 +392,14 @@ class five_equation_solver {
         m_prim(make_fields(exec, "loopnest_mfc::q_prim", c, c.sys_size())),
         m_lower(make_fields(exec, "loopnest_mfc::qL_rs", c, c.sys_size())),
         m_upper(make_fields(exec, "loopnest_mfc::qR_rs", c, c.sys_size())),
-        m_flux(make_fields(exec, "loopnest_mfc::flux", c, c.sys_size())),
-        m_u_star(make_fields(exec, "loopnest_mfc::u_star", c, 1)),
         m_profile(profile) {
     const equation_index ix = equations_of(c);
     m_slots                 = slot_map::of(ix);
     m_eos                   = eos_of<T, slot_index>(c);
     for (int d = 0; d < m_dims; ++d) {
+      const std::string axis = std::to_string(d);
+      m_flux.push_back(make_fields(exec, "loopnest_mfc::flux" + axis, c, c.sys_size()));
+      m_u_star.push_back(make_fields(exec, "loopnest_mfc::u_star" + axis, c, 1));
       const axis_grid& a = g.axis[d];
       // Along x the coefficients go in columns, along y and z as records (coefficient_columns).
       if (c.weno_order == 5 && d == 0) {
@@ -440,8 +470,9 @@ class five_equation_solver {
       m_profile.run(m_exec, "halo_exchange", 0.0, [&] { m_exchange(m_prim); });
     }
     for (int d = 0; d < m_dims; ++d) {
-      direction<Schedule>(d, q, rhs);
+      direction<Schedule>(d);
     }
+    flux_differences<Schedule>(q, rhs);
   }
 
   // One SSP-RK3 step of dt (s_3rd_order_tvd_rk).
@@ -460,7 +491,8 @@ class five_equation_solver {
   execution_space m_exec;
   case_config m_case;
   int m_dims;
-  fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper, m_flux, m_u_star;
+  fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper;
+  std::vector<fields> m_flux, m_u_star;  // one of each per direction
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
   Kokkos::View<weno5_coefficients<T>*> m_weno5[3];  // y and z
@@ -577,18 +609,19 @@ class five_equation_solver {
   }
 
   template <class Schedule>
-  void direction(int d, const fields& q, const fields& rhs) {
+  void direction(int d) {
     if (d == 0) {
-      direction_along<Schedule, 0>(q, rhs);
+      direction_along<Schedule, 0>();
     } else if (d == 1) {
-      direction_along<Schedule, 1>(q, rhs);
+      direction_along<Schedule, 1>();
     } else {
-      direction_along<Schedule, 2>(q, rhs);
+      direction_along<Schedule, 2>();
     }
   }
 
+  // WENO and HLLC along D: the fluxes and u* of direction D.
   template <class Schedule, int D>
-  void direction_along(const fields& q, const fields& rhs) {
+  void direction_along() {
     static const char* const names[3] = {"x", "y", "z"};
     const std::string axis            = names[D];
     int lower[3]                      = {0, 0, 0};
@@ -620,8 +653,12 @@ class five_equation_solver {
                                     static_cast<const weno3_coefficients<T>*>(nullptr), axis);
       }
     });
-    const detail::riemann<T, D> hllc{m_lower.ref(),     m_upper.ref(), m_flux.ref(),
-                                     m_u_star.ref(),    m_eos,         m_slots,
+    const detail::riemann<T, D> hllc{m_lower.ref(),
+                                     m_upper.ref(),
+                                     m_flux[static_cast<std::size_t>(D)].ref(),
+                                     m_u_star[static_cast<std::size_t>(D)].ref(),
+                                     m_eos,
+                                     m_slots,
                                      m_case.mixture_err};
     // Reads both sides' values, writes the fluxes and u*.
     const double hllc_bytes =
@@ -630,19 +667,27 @@ class five_equation_solver {
       loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::riemann>>(
           m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis);
     });
-    const equation_index ix = equations_of(m_case);
-    const detail::flux_difference_and_source<T, D> difference{
-        q.ref(), m_flux.ref(), m_u_star.ref(), rhs.ref(), ix.adv(0), D == 0};
-    // Reads the fluxes, u*, alpha and (after x) rhs; writes rhs.
-    const double diff_bytes =
+  }
+
+  // rhs from every direction's fluxes (detail::flux_differences).
+  template <class Schedule>
+  void flux_differences(const fields& q, const fields& rhs) {
+    detail::flux_differences<T> body{q.ref(), rhs.ref(), {},
+                                     {},      m_dims,    equations_of(m_case).adv(0)};
+    detail::inverse_widths_of<T> widths{{}, m_dims};
+    for (int d = 0; d < m_dims; ++d) {
+      body.flux[d]   = m_flux[static_cast<std::size_t>(d)].ref();
+      body.u_star[d] = m_u_star[static_cast<std::size_t>(d)].ref();
+      widths.inv[d]  = m_inv_d[d];
+    }
+    // Reads each direction's fluxes and u*, and alpha; writes rhs.
+    const double bytes =
         cells() * sizeof(T) *
-        ((D == 0 ? 2.0 : 3.0) * sys_size() + 1.0 + static_cast<double>(m_case.num_fluids));
-    m_profile.run(m_exec, "flux_difference_" + axis, diff_bytes, [&] {
-      loopnest::for_each_cell_var<bounded<Schedule, D == 0 ? blocks_per_sm<T>::difference_x
-                                                           : blocks_per_sm<T>::difference>>(
-          m_exec, m_q0.interior(), sys_size(),
-          loopnest::per_cell(detail::inverse_width<T, D>{m_inv_d[D]}), difference,
-          "loopnest_mfc::flux_difference_" + axis);
+        ((m_dims + 1.0) * sys_size() + m_dims + static_cast<double>(m_case.num_fluids));
+    m_profile.run(m_exec, "flux_difference", bytes, [&] {
+      loopnest::for_each_cell_var<bounded<Schedule, blocks_per_sm<T>::difference>>(
+          m_exec, m_q0.interior(), sys_size(), loopnest::per_cell(widths), body,
+          "loopnest_mfc::flux_difference");
     });
   }
 
