@@ -229,7 +229,8 @@ struct inverse_widths_of {
 // loop, per value in MFC's order: for each direction, rhs = (1/dx)*(F(j - 1) - F(j)), added to
 // the directions before, then for a volume fraction + (1/dx)*alpha*(u*(j) - u*(j - 1)). MFC runs
 // one such loop per direction, storing rhs and reading it back between them; here the sum stays
-// in a register, with the same operations in the same order.
+// in a register, with the same operations in the same order (a compiler may still fuse other
+// multiply-adds into FMAs here than in MFC's three loops: results agree to rounding).
 template <class T>
 struct flux_differences {
   loopnest::field_set_ref<T> q_cons, rhs;
@@ -373,8 +374,8 @@ struct blocks_per_sm {
 };
 
 // The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
-// primitive variables with MFC's buff_size ghost layers, and for one direction at a time the
-// reconstructed boundary values (MFC's qL_rs, qR_rs), the fluxes and u*.
+// primitive variables with MFC's buff_size ghost layers, for one direction at a time the
+// reconstructed boundary values (MFC's qL_rs, qR_rs), and for each direction its fluxes and u*.
 template <class T>
 class five_equation_solver {
  public:
