@@ -53,12 +53,12 @@ TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp32) {
   check_on_every_grid<float, Kokkos::LayoutRight>(TypeParam());
 }
 
-// Transposing packs and finalizes run in tiles of a plane (32 x 32 on every backend): grids of
-// several tiles along every index, none a multiple of the tile, so that every team meets full
-// and partial tiles, in both precisions and every layout of fields and buffer.
+// Transposing packs and finalizes run in tiles of a plane (32 x 32 on host backends, 32 x 64 on
+// GPUs): grids of several tiles along every index, none a multiple of the tile, so that every team
+// meets full and partial tiles, in both precisions and every layout of fields and buffer.
 template <class T, class Layout, class ExecutionSpace>
 void check_transposes(const ExecutionSpace& exec) {
-  const loopnest_test::grid tiled[] = {{{37, 34, 33}, 2}, {{45, 35}, 1}};
+  const loopnest_test::grid tiled[] = {{{37, 70, 67}, 2}, {{45, 70}, 1}};
   for (const auto& g : tiled) {
     for (const auto order : {loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
       const loopnest_test::kernel_case c{g, 2, 2026, order};

@@ -8,6 +8,7 @@
 #include <loopnest/box.hpp>
 #include <loopnest/detail/launch_bounds.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/read_only.hpp>
 #include <loopnest/schedule.hpp>
 
 #include <climits>
@@ -18,28 +19,30 @@
 
 namespace loopnest::Impl {
 
-// Per-backend tiles of the transposing copy: tile x tile elements per team of team_size threads
-// (0: the plain loop of the schedule). Host backends: one thread walks a 32 x 32 block, which
-// stays in L1 between its reads along one index and its writes along the other.
-template <class ExecutionSpace>
-struct transpose_traits {
-  static constexpr int tile      = 32;
-  static constexpr int team_size = 1;
-};
-// GPU backends: a warp reads 32 consecutive elements of a source row and writes 32 consecutive
-// elements of a destination row; 256 threads move four elements each per tile.
-template <int Tile, int TeamSize>
-struct gpu_transpose_traits {
+// A team's tile of the transposing copy: Tile elements along the source's rows by Rows along the
+// destination's, moved by TeamSize threads (Tile 0: the plain loop of the schedule).
+template <int Tile, int Rows, int TeamSize>
+struct transpose_shape {
   static constexpr int tile      = Tile;
+  static constexpr int rows      = Rows;
   static constexpr int team_size = TeamSize;
 };
+
+// Per-backend tiles. Host backends: one thread walks a 32 x 32 block, which stays in L1 between
+// its reads along one index and its writes along the other.
+template <class ExecutionSpace>
+struct transpose_traits : transpose_shape<32, 32, 1> {};
+// GPU backends: a warp reads 32 consecutive elements of a source row and writes 32 consecutive
+// elements of a destination row; 256 threads load eight elements each before they store any,
+// which kept more bytes in flight than 32 x 32 tiles in a plain-CUDA study on the H200
+// (docs/results/h200/fields_fp32/transpose_study/).
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
-struct transpose_traits<Kokkos::Cuda> : gpu_transpose_traits<32, 256> {};
+struct transpose_traits<Kokkos::Cuda> : transpose_shape<32, 64, 256> {};
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
-struct transpose_traits<Kokkos::HIP> : gpu_transpose_traits<32, 256> {};
+struct transpose_traits<Kokkos::HIP> : transpose_shape<32, 64, 256> {};
 #endif
 
 // The index of a box with stride 1 and more than one element in an array of these strides, or -1
@@ -55,24 +58,33 @@ inline int unit_stride_dim(const box<3>& b, const std::ptrdiff_t (&stride)[3]) {
 
 // The copy in (a, b, c) index order: a is the source's stride-1 index, b the destination's, c the
 // third; dst and src are the callers' handles with their strides put in that order. A team moves
-// tile (a, b) of plane c for its variables; the scratch rows hold Tile + 1 elements, so that the
-// threads of a warp reading down a column of the tile hit every bank once. With Prefetch (teams of
-// several variables) the next variable's first loads go out before this one's stores, so that a
-// team keeps loads in flight while it writes its tile; teams of one variable keep the plain loop,
-// which the restructured one made slower for them.
-template <class T, int Tile, int TeamSize, bool Prefetch, class Dst, class Src>
+// tile (a, b), Tile x Rows elements, of plane c for one variable; the variable varies slowest
+// over the league, so that the teams on the GPU at once share one field. The scratch rows hold
+// Tile + 1 elements, so that the threads of a warp reading down a column of the tile hit every
+// bank once.
+template <class T, int Tile, int Rows, int TeamSize, class Dst, class Src>
 struct transpose_tiles {
-  static constexpr int pitch     = Tile + 1;
-  static constexpr int per_pass  = 8;  // loads each thread issues before it stores any
-  static constexpr int per_tile  = (Tile * Tile + TeamSize - 1) / TeamSize;
-  static constexpr int per_batch = per_tile < per_pass ? per_tile : per_pass;
+  // A source row of the tile is read by `lanes` threads, each taking every lanes-th element, the
+  // team reading `read_rows` rows at once; a destination row is written by `write_lanes` threads
+  // likewise. Each thread computes one address per row or column and steps along it by a stride,
+  // which halved the registers and instructions of a kernel that indexed every element.
+  static constexpr int lanes       = TeamSize < Tile ? TeamSize : Tile;
+  static constexpr int read_rows   = TeamSize / lanes;
+  static constexpr int write_lanes = TeamSize < Rows ? TeamSize : Rows;
+  static constexpr int write_cols  = TeamSize / write_lanes;
+  static_assert((TeamSize & (TeamSize - 1)) == 0 && (Tile & (Tile - 1)) == 0 &&
+                    (Rows & (Rows - 1)) == 0,
+                "loopnest::Impl::transpose_tiles: the team size and the tile's sides must be "
+                "powers of two, so that the team covers the tile in whole rows and columns.");
+  static constexpr int pitch    = Tile + 1;
+  static constexpr int per_pass = 8;  // loads each thread issues before it stores any
   Dst dst;
   Src src;
   int lower[3], extent[3];
-  int tiles_a, tiles_b, nvar, vars_per_team;
+  int tiles_a, tiles_b;
 
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
-    return sizeof(T) * Tile * pitch;
+    return sizeof(T) * Rows * pitch;
   }
 
   template <class Member>
@@ -81,55 +93,52 @@ struct transpose_tiles {
     int n        = m.league_rank();
     const int a0 = (n % tiles_a) * Tile;
     n /= tiles_a;
-    const int b0 = (n % tiles_b) * Tile;
+    const int b0 = (n % tiles_b) * Rows;
     n /= tiles_b;
     const int c       = lower[2] + n % extent[2];
-    const int v0      = n / extent[2] * vars_per_team;
-    const int v1      = v0 + vars_per_team < nvar ? v0 + vars_per_team : nvar;
+    const int v       = n / extent[2];
     const int na      = extent[0] - a0 < Tile ? extent[0] - a0 : Tile;
-    const int nb      = extent[1] - b0 < Tile ? extent[1] - b0 : Tile;
+    const int nb      = extent[1] - b0 < Rows ? extent[1] - b0 : Rows;
     const int first_a = lower[0] + a0, first_b = lower[1] + b0;
     const int r = m.team_rank();
-    // Element e of the tile: along a (the source's rows) for the reads, along b for the writes.
-    T x[per_batch];
-    const auto load_batch = [&](int v, int p) {
-      for (int u = 0; u < per_batch; ++u) {
-        const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
-        if (ib < nb && ia < na) {
-          x[u] = src.load(v, first_a + ia, first_b + ib, c);
+    // Reads along a into the tile, in batches of per_pass loads before their stores.
+    for (int ia = r % lanes; ia < na; ia += lanes) {
+      const T* row = &src(v, first_a + ia, first_b, c);
+      for (int ib0 = r / lanes; ib0 < nb; ib0 += per_pass * read_rows) {
+        T x[per_pass];
+        for (int u = 0; u < per_pass; ++u) {
+          const int ib = ib0 + u * read_rows;
+          if (ib < nb) {
+            x[u] = load_read_only(row[ib * src.s1]);
+          }
         }
-      }
-    };
-    if (Prefetch && v0 < v1) {
-      load_batch(v0, 0);
-    }
-    for (int v = v0; v < v1; ++v) {
-      for (int p = 0; p < per_tile; p += per_batch) {
-        if (!Prefetch || p > 0) {
-          load_batch(v, p);
-        }
-        for (int u = 0; u < per_batch; ++u) {
-          const int e = r + (p + u) * TeamSize, ia = e % Tile, ib = e / Tile;
-          if (ib < nb && ia < na) {
+        for (int u = 0; u < per_pass; ++u) {
+          const int ib = ib0 + u * read_rows;
+          if (ib < nb) {
             tile[ib * pitch + ia] = x[u];
           }
         }
       }
-      m.team_barrier();
-      if (Prefetch && v + 1 < v1) {
-        load_batch(v + 1, 0);
+    }
+    m.team_barrier();
+    // Writes along b out of the tile.
+    for (int ib = r % write_lanes; ib < nb; ib += write_lanes) {
+      T* column = &dst(v, first_a, first_b + ib, c);
+      for (int ia = r / write_lanes; ia < na; ia += write_cols) {
+        column[ia * dst.s0] = tile[ib * pitch + ia];
       }
-      for (int p = 0; p < per_tile; ++p) {
-        const int e = r + p * TeamSize, ib = e % Tile, ia = e / Tile;
-        if (ia < na && ib < nb) {
-          dst(v, first_a + ia, first_b + ib, c) = tile[ib * pitch + ia];
-        }
-      }
-      // The next variable overwrites the tile.
-      m.team_barrier();
     }
   }
 };
+
+// The largest power of two not above n (n >= 1): a team size that covers a tile in whole rows.
+constexpr int power_of_two_floor(int n) {
+  int p = 1;
+  while (p <= n / 2) {
+    p *= 2;
+  }
+  return p;
+}
 
 // A handle whose strides (s0, s1, s2) are put in the order of `order`: the element at index
 // (x[order[0]], x[order[1]], x[order[2]]) is the one at x. The base, the offset of index 0, is
@@ -143,28 +152,27 @@ Ref permuted(Ref r, const int (&order)[3]) {
   return r;
 }
 
-// Launches the tiles of the copy in `order` (see transpose_tiles): teams of one variable, or with
-// Prefetch teams of all of them; returns false where the league would not fit an int.
-template <int Tile, int TeamSize, bool Prefetch, class Policy, class ExecutionSpace, class Dst,
-          class Src>
+// Launches the tiles of the copy in `order` (see transpose_tiles) in the shape of Traits (a
+// transpose_shape); returns false where the league would not fit an int.
+template <class Traits, class Policy, class ExecutionSpace, class Dst, class Src>
 bool launch_transpose_tiles(const ExecutionSpace& exec, const box<3>& cells, const int (&order)[3],
                             int nvar, const Dst& dst, const Src& src, const std::string& label) {
   using value_type = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
-  using functor    = transpose_tiles<value_type, Tile, TeamSize, Prefetch, Dst, Src>;
-  functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0, nvar, Prefetch ? nvar : 1};
+  using functor =
+      transpose_tiles<value_type, Traits::tile, Traits::rows, Traits::team_size, Dst, Src>;
+  functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0};
   for (int d = 0; d < 3; ++d) {
     f.lower[d]  = cells.lower(order[d]);
     f.extent[d] = cells.extent(order[d]);
   }
-  f.tiles_a = (f.extent[0] + Tile - 1) / Tile;
-  f.tiles_b = (f.extent[1] + Tile - 1) / Tile;
-  const std::int64_t league =
-      std::int64_t{f.tiles_a} * f.tiles_b * f.extent[2] * (Prefetch ? 1 : nvar);
+  f.tiles_a                 = (f.extent[0] + Traits::tile - 1) / Traits::tile;
+  f.tiles_b                 = (f.extent[1] + Traits::rows - 1) / Traits::rows;
+  const std::int64_t league = std::int64_t{f.tiles_a} * f.tiles_b * f.extent[2] * nvar;
   if (league > INT_MAX) {
     return false;
   }
   Kokkos::parallel_for(label,
-                       Policy(exec, static_cast<int>(league), TeamSize)
+                       Policy(exec, static_cast<int>(league), Traits::team_size)
                            .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes())),
                        f);
   return true;
@@ -172,9 +180,10 @@ bool launch_transpose_tiles(const ExecutionSpace& exec, const box<3>& cells, con
 
 // dst(v, cell) = src.load(v, cell) over the box as a tiled transpose, when the schedule and
 // the backend take one and the two arrays' stride-1 indices differ; returns whether it launched.
-// collapse4 gives each team one variable, collapse3 and flat all of them in turn (the variable
-// loop of their work item), automatic picks between the two by its cell count; kokkos_default
-// (the baseline) and the strided mapping (the negative control) keep their plain loops.
+// collapse4, collapse3, flat and automatic launch the same teams of one tile and one variable:
+// teams that moved a tile of every variable in turn, the variable loop of collapse3's work item,
+// ran slower in every size and precision of the study above. kokkos_default (the baseline) and
+// the strided mapping (the negative control) keep their plain loops.
 template <class Schedule, class ExecutionSpace, class Dst, class Src>
 bool transpose_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
                      const Src& src, const std::string& label) {
@@ -191,28 +200,27 @@ bool transpose_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, 
       return false;
     }
     const int order[3] = {a, b, 3 - a - b};
-    bool one_var       = kind == schedule_kind::collapse4;
-    if constexpr (kind == schedule_kind::automatic) {
-      one_var = automatic_choice(exec, cells.size()) == schedule_kind::collapse4;
-    }
-    using bounds = bounds_for_t<kind == schedule_kind::collapse4 ? schedule_kind::collapse4
-                                                                 : schedule_kind::collapse3,
+    using bounds       = bounds_for_t<kind == schedule_kind::collapse4 ? schedule_kind::collapse4
+                                                                       : schedule_kind::collapse3,
                                 typename Schedule::bounds>;
-    constexpr int team = [] {
-      if constexpr (std::is_same<bounds, default_bounds>::value) {
-        return traits::team_size;
-      } else {
+    // Under the caller's launch bounds a team has at most their threads and square tiles: the
+    // blocks the bounds ask an SM to hold must fit its shared memory (16 blocks of 32 threads
+    // with 64 x 33 doubles each do not on the H200).
+    constexpr bool bounded = !std::is_same<bounds, default_bounds>::value;
+    constexpr int team     = [] {
+      if constexpr (bounded) {
         return traits::team_size < static_cast<int>(bounds::max_threads)
-                   ? traits::team_size
-                   : static_cast<int>(bounds::max_threads);
+                       ? traits::team_size
+                       : static_cast<int>(bounds::max_threads);
+      } else {
+        return traits::team_size;
       }
     }();
+    using shape = transpose_shape<traits::tile, bounded ? traits::tile : traits::rows,
+                                  power_of_two_floor(team)>;
     using policy =
         Kokkos::TeamPolicy<ExecutionSpace, typename flat_bounds<ExecutionSpace, bounds>::type>;
-    return one_var ? launch_transpose_tiles<traits::tile, team, false, policy>(
-                         exec, cells, order, nvar, dst, src, label)
-                   : launch_transpose_tiles<traits::tile, team, true, policy>(
-                         exec, cells, order, nvar, dst, src, label);
+    return launch_transpose_tiles<shape, policy>(exec, cells, order, nvar, dst, src, label);
   }
 }
 
