@@ -5,26 +5,27 @@
 // destination's (y or z), c the third. Every variant is verified element by element against the
 // source (poisoned output) and timed as the best of 15 launches after one warm-up, as a share of
 // a 1 GiB cudaMemcpy of the same process (ideal bytes: each element read once, written once).
-// Argument: the round (1 to 3, default 3). Build: nvcc -O3 -arch=sm_90 -std=c++17 transpose_study.cu. See ../README.md.
+// Argument: the round (1 to 3, default 3). Build: nvcc -O3 -arch=sm_90 -std=c++17
+// transpose_study.cu. See ../README.md.
+#include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
-#include <cuda_runtime.h>
 #include <vector>
-#define CK(x)                                                                    \
-  do {                                                                           \
-    cudaError_t e = (x);                                                         \
-    if (e != cudaSuccess) {                                                      \
-      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));      \
-      std::exit(1);                                                              \
-    }                                                                            \
+#define CK(x)                                                               \
+  do {                                                                      \
+    cudaError_t e = (x);                                                    \
+    if (e != cudaSuccess) {                                                 \
+      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                         \
+    }                                                                       \
   } while (0)
 constexpr int NV = 8, TILE = 32;
 
 struct shape {
-  int n;                  // cells along each index, ghosts included
-  int sa_d, sc_d;         // destination strides of a and c (b has stride 1)
-  int sb_s, sc_s;         // source strides of b and c (a has stride 1)
-  long long cells;        // n^3
+  int n;            // cells along each index, ghosts included
+  int sa_d, sc_d;   // destination strides of a and c (b has stride 1)
+  int sb_s, sc_s;   // source strides of b and c (a has stride 1)
+  long long cells;  // n^3
 };
 
 template <class T>
@@ -36,9 +37,9 @@ struct args {
 };
 
 // Tile (a0, b0) of plane c for variables [v0, v1): B rows of TILE along b per round of loads
-// (R = B / (NT / 32) per thread of NT), VR variables per round, DB double-buffered scratch (one barrier a
-// round) or a single tile (two barriers a round, the next round's loads before the stores as
-// loopnest's collapse3 does).
+// (R = B / (NT / 32) per thread of NT), VR variables per round, DB double-buffered scratch (one
+// barrier a round) or a single tile (two barriers a round, the next round's loads before the stores
+// as loopnest's collapse3 does).
 template <class T, int B, int VR, bool DB, class I, int NT>
 __device__ void tile_rounds(const args<T>& p, int a0, int b0, int c, int v0, int v1, T* smem) {
   constexpr int RP = NT / 32, R = B / RP, P = TILE + 1, BUF = VR * B * P;
@@ -56,7 +57,8 @@ __device__ void tile_rounds(const args<T>& p, int a0, int b0, int c, int v0, int
         const T* f = p.src[v + w] + src_off;
 #pragma unroll
         for (int u = 0; u < R; ++u) {
-          if (a_in && ty + RP * u < nb) x[w][u] = __ldg(f + I(RP * u) * s.sb_s);
+          if (a_in && ty + RP * u < nb)
+            x[w][u] = __ldg(f + I(RP * u) * s.sb_s);
         }
       }
     }
@@ -68,9 +70,11 @@ __device__ void tile_rounds(const args<T>& p, int a0, int b0, int c, int v0, int
 #pragma unroll
     for (int w = 0; w < VR; ++w)
 #pragma unroll
-      for (int u = 0; u < R; ++u) t[w * B * P + (ty + RP * u) * P + tx] = x[w][u];
+      for (int u = 0; u < R; ++u)
+        t[w * B * P + (ty + RP * u) * P + tx] = x[w][u];
     __syncthreads();
-    if (v + VR < v1) load(v + VR);
+    if (v + VR < v1)
+      load(v + VR);
 #pragma unroll
     for (int w = 0; w < VR; ++w) {
       if (v + w < v1) {
@@ -80,7 +84,8 @@ __device__ void tile_rounds(const args<T>& p, int a0, int b0, int c, int v0, int
 #pragma unroll
           for (int u = 0; u < TILE / RP; ++u) {
             const int ia = ty + RP * u, ib = tx + 32 * h;
-            if (ia < na && ib < nb) d[I(RP * u) * s.sa_d + 32 * h] = t[w * B * P + ib * P + ia];
+            if (ia < na && ib < nb)
+              d[I(RP * u) * s.sa_d + 32 * h] = t[w * B * P + ib * P + ia];
           }
       }
     }
@@ -99,10 +104,10 @@ __device__ void tile_rounds(const args<T>& p, int a0, int b0, int c, int v0, int
 template <class T, int B, int VR, bool DB, bool ONE_VAR, int MINB, class I, int ORDER, int NT>
 __global__ void __launch_bounds__(NT, MINB) transpose_k(args<T> p) {
   extern __shared__ __align__(16) unsigned char raw[];
-  T* smem = reinterpret_cast<T*>(raw);
-  int n = blockIdx.x;
+  T* smem            = reinterpret_cast<T*>(raw);
+  int n              = blockIdx.x;
   const int tb_count = (p.s.n + B - 1) / B;
-  int v = 0;
+  int v              = 0;
   if (ONE_VAR && ORDER == 1) {
     v = n % NV;
     n /= NV;
@@ -128,7 +133,8 @@ __global__ void __launch_bounds__(NT, MINB) transpose_k(args<T> p) {
     c = n % p.s.n;
     n /= p.s.n;
   }
-  if (ONE_VAR && ORDER != 1) v = n;
+  if (ONE_VAR && ORDER != 1)
+    v = n;
   if (ONE_VAR)
     tile_rounds<T, B, VR, DB, I, NT>(p, ta * TILE, tb * B, c, v, v + 1, smem);
   else
@@ -137,26 +143,32 @@ __global__ void __launch_bounds__(NT, MINB) transpose_k(args<T> p) {
 
 template <class T>
 __global__ void check_k(args<T> p, unsigned long long* wrong) {
-  const shape s = p.s;
+  const shape s     = p.s;
   const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i >= s.cells * NV) return;
+  if (i >= s.cells * NV)
+    return;
   const int v = i / s.cells;
   long long r = i % s.cells;
   const int a = r % s.n, b = (r / s.n) % s.n, c = r / ((long long)s.n * s.n);
   const T want = p.src[v][a + (long long)b * s.sb_s + (long long)c * s.sc_s];
-  const T got = p.dst[v * s.cells + (long long)a * s.sa_d + b + (long long)c * s.sc_d];
-  if (!(got == want)) atomicAdd(wrong, 1ull);
+  const T got  = p.dst[v * s.cells + (long long)a * s.sa_d + b + (long long)c * s.sc_d];
+  if (!(got == want))
+    atomicAdd(wrong, 1ull);
 }
 
 template <class T>
 __global__ void fill_k(T* x, long long count, unsigned seed) {
   const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i < count) x[i] = T(0.5) + T(((i * 2654435761ull + seed) >> 7) % 1000003) / T(1000003);
+  if (i < count)
+    x[i] = T(0.5) + T(((i * 2654435761ull + seed) >> 7) % 1000003) / T(1000003);
 }
 
 struct timer {
   cudaEvent_t e0, e1;
-  timer() { CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1)); }
+  timer() {
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+  }
   template <class F>
   float best_ms(F f) {
     f();
@@ -181,10 +193,10 @@ double copy_rate;  // bytes a second of a 1 GiB cudaMemcpy
 template <class T, int B, int VR, bool DB, bool ONE_VAR, int MINB, class I = int, int ORDER = 0,
           int NT = 256>
 void run(const char* name, args<T> p, unsigned long long* wrong) {
-  const int tb_count = (p.s.n + B - 1) / B;
+  const int tb_count     = (p.s.n + B - 1) / B;
   const long long blocks = (long long)p.tiles * tb_count * p.s.n * (ONE_VAR ? NV : 1);
-  const size_t smem = sizeof(T) * (DB ? 2 : 1) * VR * B * (TILE + 1);
-  auto k = transpose_k<T, B, VR, DB, ONE_VAR, MINB, I, ORDER, NT>;
+  const size_t smem      = sizeof(T) * (DB ? 2 : 1) * VR * B * (TILE + 1);
+  auto k                 = transpose_k<T, B, VR, DB, ONE_VAR, MINB, I, ORDER, NT>;
   CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, k));
@@ -196,7 +208,7 @@ void run(const char* name, args<T> p, unsigned long long* wrong) {
   unsigned long long bad;
   CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
   timer t;
-  const float ms = t.best_ms([&] { k<<<blocks, NT, smem>>>(p); });
+  const float ms    = t.best_ms([&] { k<<<blocks, NT, smem>>>(p); });
   const double rate = 2.0 * sizeof(T) * NV * p.s.cells / (ms * 1e-3);
   std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
               ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
@@ -256,14 +268,15 @@ void study(int round, int n, int dir) {
     run<T, 64, 1, false, true, 4>("one var, 32x64, 4 blocks", p, wrong);
     run<T, 32, 1, false, true, 1, int, 0, 128>("one var, 32x32, 128 threads", p, wrong);
   }
-  for (auto f : fields) CK(cudaFree(f));
+  for (auto f : fields)
+    CK(cudaFree(f));
   CK(cudaFree(table));
   CK(cudaFree(dst));
   CK(cudaFree(wrong));
 }
 
 int main(int argc, char** argv) {
-  const int round = argc > 1 ? std::atoi(argv[1]) : 3;
+  const int round    = argc > 1 ? std::atoi(argv[1]) : 3;
   const size_t bytes = size_t{1} << 30;
   void *a, *b;
   CK(cudaMalloc(&a, bytes));
@@ -271,7 +284,7 @@ int main(int argc, char** argv) {
   CK(cudaMemset(a, 1, bytes));
   timer t;
   const float ms = t.best_ms([&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
-  copy_rate = 2.0 * bytes / (ms * 1e-3);
+  copy_rate      = 2.0 * bytes / (ms * 1e-3);
   std::printf("1 GiB cudaMemcpy: %.3f TB/s\n", copy_rate * 1e-12);
   CK(cudaFree(a));
   CK(cudaFree(b));
