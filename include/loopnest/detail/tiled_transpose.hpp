@@ -64,21 +64,20 @@ inline int unit_stride_dim(const box<3>& b, const std::ptrdiff_t (&stride)[3]) {
 // bank once.
 template <class T, int Tile, int Rows, int TeamSize, class Dst, class Src>
 struct transpose_tiles {
-  // A source row of the tile is read by `lanes` threads, each taking every lanes-th element, the
-  // team reading `read_rows` rows at once; a destination row is written by `write_lanes` threads
-  // likewise. Each thread computes one address per row or column and indexes along it by a
-  // stride, which took fewer registers and instructions than indexing every element through the
-  // handles (docs/results/h200/fields_fp32/).
-  static constexpr int lanes       = TeamSize < Tile ? TeamSize : Tile;
-  static constexpr int read_rows   = TeamSize / lanes;
-  static constexpr int write_lanes = TeamSize < Rows ? TeamSize : Rows;
-  static constexpr int write_cols  = TeamSize / write_lanes;
+  // `lanes` threads read a source row of the tile, `read_rows` rows at once, and write
+  // destination rows likewise. Every trip count is a compile-time constant and each thread steps
+  // a pointer by a stride from one address per row or column: on the H200 that took 32 registers
+  // and three quarters of the instructions of run-time loops indexing by a product, and 3-16
+  // points more of the copy bandwidth (docs/results/h200/fields_fp32/).
+  static constexpr int lanes     = TeamSize < Tile ? TeamSize : Tile;
+  static constexpr int read_rows = TeamSize / lanes;
   static_assert((TeamSize & (TeamSize - 1)) == 0 && (Tile & (Tile - 1)) == 0 &&
                     (Rows & (Rows - 1)) == 0,
                 "loopnest::Impl::transpose_tiles: the team size and the tile's sides must be "
                 "powers of two, so that the team covers the tile in whole rows and columns.");
-  static constexpr int pitch    = Tile + 1;
-  static constexpr int per_pass = 8;  // loads each thread issues before it stores any
+  static constexpr int pitch = Tile + 1;
+  // Loads each thread issues before it stores any.
+  static constexpr int per_pass = Rows / read_rows < 8 ? Rows / read_rows : 8;
   Dst dst;
   Src src;
   int lower[3], extent[3];
@@ -102,31 +101,42 @@ struct transpose_tiles {
     const int nb      = extent[1] - b0 < Rows ? extent[1] - b0 : Rows;
     const int first_a = lower[0] + a0, first_b = lower[1] + b0;
     const int r = m.team_rank();
-    // Reads along a into the tile, in batches of per_pass loads before their stores.
-    for (int ia = r % lanes; ia < na; ia += lanes) {
-      const T* row = &src(v, first_a + ia, first_b, c);
-      for (int ib0 = r / lanes; ib0 < nb; ib0 += per_pass * read_rows) {
-        T x[per_pass];
-        for (int u = 0; u < per_pass; ++u) {
-          const int ib = ib0 + u * read_rows;
-          if (ib < nb) {
-            x[u] = load_read_only(row[ib * src.s1]);
+    // Thread r reads column tx of the tile's rows ty, ty + read_rows, ..., and writes rows tx, tx
+    // + lanes, ... of the transposed tile at its columns ty, ty + read_rows, ...; on GPUs the
+    // loops unroll into guarded loads and stores.
+    const int tx = r % lanes, ty = r / lanes;
+    const std::ptrdiff_t read_step = read_rows * src.s1, write_step = read_rows * dst.s0;
+    for (int ja = 0; ja < Tile / lanes; ++ja) {
+      const int ia = tx + ja * lanes;
+      if (ia < na) {
+        const T* at = &src(v, first_a + ia, first_b + ty, c);
+        for (int jb = 0; jb < Rows / read_rows; jb += per_pass) {
+          T x[per_pass];
+          for (int u = 0; u < per_pass; ++u, at += read_step) {
+            if (ty + (jb + u) * read_rows < nb) {
+              x[u] = load_read_only(*at);
+            }
           }
-        }
-        for (int u = 0; u < per_pass; ++u) {
-          const int ib = ib0 + u * read_rows;
-          if (ib < nb) {
-            tile[ib * pitch + ia] = x[u];
+          for (int u = 0; u < per_pass; ++u) {
+            const int ib = ty + (jb + u) * read_rows;
+            if (ib < nb) {
+              tile[ib * pitch + ia] = x[u];
+            }
           }
         }
       }
     }
     m.team_barrier();
-    // Writes along b out of the tile.
-    for (int ib = r % write_lanes; ib < nb; ib += write_lanes) {
-      T* column = &dst(v, first_a, first_b + ib, c);
-      for (int ia = r / write_lanes; ia < na; ia += write_cols) {
-        column[ia * dst.s0] = tile[ib * pitch + ia];
+    for (int h = 0; h < Rows / lanes; ++h) {
+      const int ib = tx + h * lanes;
+      if (ib < nb) {
+        T* at = &dst(v, first_a + ty, first_b + ib, c);
+        for (int u = 0; u < Tile / read_rows; ++u, at += write_step) {
+          const int ia = ty + u * read_rows;
+          if (ia < na) {
+            *at = tile[ib * pitch + ia];
+          }
+        }
       }
     }
   }
