@@ -369,7 +369,7 @@ struct blocks_per_sm {
   static constexpr unsigned riemann      = sizeof(T) >= 8 ? 3 : 4;
   static constexpr unsigned weno         = 4;
   static constexpr unsigned weno_columns = sizeof(T) >= 8 ? 3 : 4;
-  static constexpr unsigned difference   = 4;
+  static constexpr unsigned difference   = sizeof(T) >= 8 ? 5 : 6;
   static constexpr unsigned update       = 4;
 };
 
