@@ -66,9 +66,10 @@ template <class T, int Tile, int Rows, int TeamSize, class Dst, class Src>
 struct transpose_tiles {
   // `lanes` threads read a source row of the tile, `read_rows` rows at once, and write
   // destination rows likewise. Every trip count is a compile-time constant and each thread steps
-  // a pointer by a stride from one address per row or column: on the H200 that took 32 registers
-  // and three quarters of the instructions of run-time loops indexing by a product, and 3-16
-  // points more of the copy bandwidth (docs/results/h200/fields_fp32/).
+  // a pointer by a stride from one address per row or column (it may step past the tile's last
+  // row, but reads and writes only under the guards): on the H200 that took fewer registers and
+  // instructions than run-time loops indexing by a product, and more of the copy bandwidth in all
+  // but one case (docs/results/h200/fields_fp32/).
   static constexpr int lanes     = TeamSize < Tile ? TeamSize : Tile;
   static constexpr int read_rows = TeamSize / lanes;
   static_assert((TeamSize & (TeamSize - 1)) == 0 && (Tile & (Tile - 1)) == 0 &&
