@@ -362,11 +362,57 @@ struct fill_ghosts {
 // state check, which runs once per saved step, keeps the bounds the conversion had.
 template <class Schedule, unsigned BlocksPerSM>
 using bounded = loopnest::with_launch_bounds_t<Schedule, 256, BlocksPerSM>;
+// A loop whose body holds many registers runs its cells, not its rows, under collapse3. Blocks of
+// one row leave lanes idle in the row's last warp, and may not fill the warps that the
+// registers a thread allow an SM (four blocks of seven warps where 64 registers allow 32 warps).
+// Blocks of up to 512 threads at the same registers a thread, each a row's half or third over
+// several rows, fill the warps: tile_for searches the tile that puts the most cells on an SM.
+// Rows cut in more pieces put more warps across two pieces, whose loads then touch two runs of
+// memory. Other schedules, and Fill false, launch as bounded does.
+template <class Schedule, unsigned BlocksPerSM, bool Fill = true>
+struct filled {
+  static constexpr bool fills = Fill && Schedule::kind == loopnest::schedule_kind::collapse3;
+  // 256 * BlocksPerSM threads an SM, in blocks of at most 512.
+  static constexpr unsigned blocks  = !fills                 ? BlocksPerSM
+                                      : BlocksPerSM % 2 == 0 ? BlocksPerSM / 2
+                                      : BlocksPerSM == 3     ? 2
+                                                             : BlocksPerSM;
+  static constexpr unsigned threads = 256 * BlocksPerSM / blocks;
+  using schedule                    = loopnest::with_launch_bounds_t<Schedule, threads, blocks>;
+
+  static loopnest::tile tile_for(const loopnest::box<3>& b) {
+    if constexpr (!fills) {
+      return loopnest::tile{};
+    } else {
+      const int e0     = b.extent(0);
+      const int e1     = b.extent(1);
+      const int budget = static_cast<int>(threads * blocks / 32);  // warps an SM holds
+      double best      = 0;
+      loopnest::tile t{};
+      for (int pieces = 1; pieces <= 3; ++pieces) {
+        const int a = (e0 + pieces - 1) / pieces;
+        for (int r = 1; r <= e1 && a * r <= static_cast<int>(threads); ++r) {
+          const int warps    = (a * r + 31) / 32;
+          const double cells = static_cast<double>(budget / warps) * r * e0 / pieces;
+          if (cells > best) {
+            best = cells;
+            t    = loopnest::tile{a, r, 1};
+          }
+        }
+      }
+      return t;
+    }
+  }
+};
+
 template <class T>
 struct blocks_per_sm {
-  static constexpr unsigned convert      = 4;
-  static constexpr unsigned state_check  = 2;
-  static constexpr unsigned riemann      = sizeof(T) >= 8 ? 3 : 4;
+  static constexpr unsigned convert     = 4;
+  static constexpr unsigned state_check = 2;
+  static constexpr unsigned riemann     = sizeof(T) >= 8 ? 3 : 4;
+  // FP64 HLLC's registers leave an SM no more cells in halves of rows, and it ran slower in thirds
+  // (docs/results/h200/mfc/README.md).
+  static constexpr bool riemann_filled   = sizeof(T) < 8;
   static constexpr unsigned weno         = 4;
   static constexpr unsigned weno_columns = sizeof(T) >= 8 ? 3 : 4;
   static constexpr unsigned difference   = sizeof(T) >= 8 ? 5 : 6;
@@ -573,9 +619,10 @@ class five_equation_solver {
     const stiffened_gas<T, slot_index> eos = m_eos;
     const slot_map slots                   = m_slots;
     m_profile.run(m_exec, "convert", 2 * sweep(), [&] {
-      loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::convert>>(
+      using wide = filled<Schedule, blocks_per_sm<T>::convert>;
+      loopnest::for_each_cell<typename wide::schedule>(
           m_exec, m_q0.interior(), detail::to_primitive<T>{cons, prim, eos, slots},
-          "loopnest_mfc::convert");
+          "loopnest_mfc::convert", wide::tile_for(m_q0.interior()));
     });
   }
 
@@ -665,8 +712,9 @@ class five_equation_solver {
     const double hllc_bytes =
         static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
     m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
-      loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::riemann>>(
-          m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis);
+      using wide = filled<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>;
+      loopnest::for_each_cell<typename wide::schedule>(
+          m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis, wide::tile_for(boundaries));
     });
   }
 
@@ -700,11 +748,10 @@ class five_equation_solver {
                                                    coefficients,
                                                    static_cast<T>(m_case.weno_eps),
                                                    m_case.mapped_weno};
-    using weno_schedule =
-        bounded<Schedule, std::is_pointer<C>::value ? blocks_per_sm<T>::weno
-                                                    : blocks_per_sm<T>::weno_columns>;
-    loopnest::for_each_cell_var<weno_schedule>(m_exec, cells, sys_size(), weno,
-                                               "loopnest_mfc::weno_" + axis);
+    using wide = filled<Schedule, std::is_pointer<C>::value ? blocks_per_sm<T>::weno
+                                                            : blocks_per_sm<T>::weno_columns>;
+    loopnest::for_each_cell_var<typename wide::schedule>(
+        m_exec, cells, sys_size(), weno, "loopnest_mfc::weno_" + axis, wide::tile_for(cells));
   }
 
   template <class Schedule, class Rule>
