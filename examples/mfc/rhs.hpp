@@ -362,13 +362,13 @@ struct fill_ghosts {
 // state check, which runs once per saved step, keeps the bounds the conversion had.
 template <class Schedule, unsigned BlocksPerSM>
 using bounded = loopnest::with_launch_bounds_t<Schedule, 256, BlocksPerSM>;
-// A loop whose body holds many registers runs its cells, not its rows, under collapse3. Blocks of
-// one row leave lanes idle in the row's last warp, and may not fill the warps that the
-// registers a thread allow an SM (four blocks of seven warps where 64 registers allow 32 warps).
-// Blocks of up to 512 threads at the same registers a thread, each a row's half or third over
-// several rows, fill the warps: tile_for searches the tile that puts the most cells on an SM.
-// Rows cut in more pieces put more warps across two pieces, whose loads then touch two runs of
-// memory. Other schedules, and Fill false, launch as bounded does.
+// WENO, and HLLC in FP32, run their cells, not their rows, under collapse3. Blocks of one row
+// leave lanes idle in the row's last warp, and may not fill the warps that the registers a
+// thread allow an SM (four blocks of seven warps where 64 registers allow 32 warps). Blocks of up
+// to 512 threads at the same registers a thread, each a row's half or third over several rows,
+// fill the warps: tile_for searches the tile that puts the most cells on an SM. Rows cut in more
+// pieces put more warps across two pieces, whose loads then touch two runs of memory. Other
+// schedules, and Fill false, launch as bounded does.
 template <class Schedule, unsigned BlocksPerSM, bool Fill = true>
 struct filled {
   static constexpr bool fills = Fill && Schedule::kind == loopnest::schedule_kind::collapse3;
@@ -619,10 +619,9 @@ class five_equation_solver {
     const stiffened_gas<T, slot_index> eos = m_eos;
     const slot_map slots                   = m_slots;
     m_profile.run(m_exec, "convert", 2 * sweep(), [&] {
-      using wide = filled<Schedule, blocks_per_sm<T>::convert>;
-      loopnest::for_each_cell<typename wide::schedule>(
+      loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::convert>>(
           m_exec, m_q0.interior(), detail::to_primitive<T>{cons, prim, eos, slots},
-          "loopnest_mfc::convert", wide::tile_for(m_q0.interior()));
+          "loopnest_mfc::convert");
     });
   }
 
