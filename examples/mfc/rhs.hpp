@@ -368,7 +368,7 @@ using bounded = loopnest::with_launch_bounds_t<Schedule, 256, BlocksPerSM>;
 // to 512 threads at the same registers a thread, each a row's half or third over several rows,
 // fill the warps: tile_for searches the tile that puts the most cells on an SM. Rows cut in more
 // pieces put more warps across two pieces, whose loads then touch two runs of memory. Other
-// schedules, and Fill false, launch as bounded does.
+// schedules (automatic where it picks collapse4), and Fill false, launch as bounded does.
 template <class Schedule, unsigned BlocksPerSM, bool Fill = true>
 struct filled {
   static constexpr bool fills = Fill && Schedule::kind == loopnest::schedule_kind::collapse3;
@@ -402,6 +402,24 @@ struct filled {
       }
       return t;
     }
+  }
+
+  // Calls f(S{}, tile) with the schedule S and the tile of this loop over b. Where automatic
+  // picks collapse3 (loopnest::automatic_choice, the rule it runs by), that is collapse3's.
+  template <class ExecutionSpace, class F>
+  static void launch(const ExecutionSpace& exec, const loopnest::box<3>& b, const F& f) {
+    using resolved =
+        filled<loopnest::schedule<loopnest::schedule_kind::collapse3, typename Schedule::mapping,
+                                  typename Schedule::layout, typename Schedule::bounds,
+                                  Schedule::cells_per_thread>,
+               BlocksPerSM, Fill>;
+    if constexpr (Fill && Schedule::kind == loopnest::schedule_kind::automatic) {
+      if (loopnest::automatic_choice(exec, b.size()) == loopnest::schedule_kind::collapse3) {
+        f(typename resolved::schedule{}, resolved::tile_for(b));
+        return;
+      }
+    }
+    f(schedule{}, tile_for(b));
   }
 };
 
@@ -711,9 +729,11 @@ class five_equation_solver {
     const double hllc_bytes =
         static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
     m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
-      using wide = filled<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>;
-      loopnest::for_each_cell<typename wide::schedule>(
-          m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis, wide::tile_for(boundaries));
+      filled<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>::launch(
+          m_exec, boundaries, [&](auto s, const loopnest::tile& t) {
+            loopnest::for_each_cell<decltype(s)>(m_exec, boundaries, hllc,
+                                                 "loopnest_mfc::hllc_" + axis, t);
+          });
     });
   }
 
@@ -747,10 +767,12 @@ class five_equation_solver {
                                                    coefficients,
                                                    static_cast<T>(m_case.weno_eps),
                                                    m_case.mapped_weno};
-    using wide = filled<Schedule, std::is_pointer<C>::value ? blocks_per_sm<T>::weno
-                                                            : blocks_per_sm<T>::weno_columns>;
-    loopnest::for_each_cell_var<typename wide::schedule>(
-        m_exec, cells, sys_size(), weno, "loopnest_mfc::weno_" + axis, wide::tile_for(cells));
+    filled<Schedule,
+           std::is_pointer<C>::value ? blocks_per_sm<T>::weno : blocks_per_sm<T>::weno_columns>::
+        launch(m_exec, cells, [&](auto s, const loopnest::tile& t) {
+          loopnest::for_each_cell_var<decltype(s)>(m_exec, cells, sys_size(), weno,
+                                                   "loopnest_mfc::weno_" + axis, t);
+        });
   }
 
   template <class Schedule, class Rule>

@@ -396,6 +396,25 @@ TEST(mfc_rhs, filled_tiles_fill_the_warps_within_the_launch_bounds) {
   EXPECT_EQ(flat::threads, 256u);
   using c4 = loopnest_mfc::filled<loopnest::collapse4, 4>;
   EXPECT_TRUE(c4::tile_for(cells).is_default());
+  // automatic runs collapse3's schedule and tile where it picks collapse3, its own otherwise.
+  const Kokkos::DefaultExecutionSpace exec;
+  const bool picks_collapse3 =
+      loopnest::automatic_choice(exec, cells.size()) == loopnest::schedule_kind::collapse3;
+  int launches = 0;
+  loopnest_mfc::filled<loopnest::automatic, 4>::launch(
+      exec, cells, [&](auto s, const loopnest::tile& t) {
+        ++launches;
+        EXPECT_EQ(decltype(s)::kind, picks_collapse3 ? loopnest::schedule_kind::collapse3
+                                                     : loopnest::schedule_kind::automatic);
+        EXPECT_EQ(t.to_string(), picks_collapse3 ? "101x5x1" : "default");
+      });
+  loopnest_mfc::filled<loopnest::automatic, 3, false>::launch(
+      exec, cells, [&](auto s, const loopnest::tile& t) {
+        ++launches;
+        EXPECT_EQ(decltype(s)::kind, loopnest::schedule_kind::automatic);
+        EXPECT_TRUE(t.is_default());
+      });
+  EXPECT_EQ(launches, 2);
 }
 
 }  // namespace
