@@ -393,7 +393,8 @@ struct filled {
         const int a = (e0 + pieces - 1) / pieces;
         for (int r = 1; r <= e1 && a * r <= static_cast<int>(threads); ++r) {
           const int warps    = (a * r + 31) / 32;
-          const double cells = static_cast<double>(budget / warps) * r * e0 / pieces;
+          const int resident = budget / warps;  // whole blocks an SM holds
+          const double cells = static_cast<double>(resident) * r * e0 / pieces;
           if (cells > best) {
             best = cells;
             t    = loopnest::tile{a, r, 1};
