@@ -60,9 +60,11 @@ void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
   Kokkos::parallel_for(label, policy(exec, lower, upper, tiles), shifted);
 }
 
-template <class Bounds, class ExecutionSpace, int Rank, class Body>
-void launch_flat(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
-                 const Body& body) {
+// Launches body over the cells of the box as a 1D range of KokkosBounds, each index decomposed by
+// hand in policy order (flat_body).
+template <class KokkosBounds, class ExecutionSpace, int Rank, class Body>
+void launch_range(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
+                  const Body& body) {
   std::int64_t cells = 1;
   for (int d = 0; d < Rank; ++d) {
     cells *= pb.extent(d);
@@ -71,8 +73,7 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   // back to 64-bit indices rather than overflow.
   auto run = [&](auto index_constant) {
     using index     = decltype(index_constant);
-    using policy    = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index>,
-                                       typename flat_bounds<ExecutionSpace, Bounds>::type>;
+    using policy    = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<index>, KokkosBounds>;
     const auto flat = [&] {
       if constexpr (Rank == 2) {
         return flat_body<Body, 2>{body, pb.lower[0], pb.lower[1], pb.extent(0)};
@@ -88,6 +89,12 @@ void launch_flat(const std::string& label, const ExecutionSpace& exec, const pol
   } else {
     run(std::int64_t{});
   }
+}
+
+template <class Bounds, class ExecutionSpace, int Rank, class Body>
+void launch_flat(const std::string& label, const ExecutionSpace& exec, const policy_box<Rank>& pb,
+                 const Body& body) {
+  launch_range<typename flat_bounds<ExecutionSpace, Bounds>::type>(label, exec, pb, body);
 }
 
 }  // namespace loopnest::Impl
