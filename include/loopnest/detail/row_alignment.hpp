@@ -5,13 +5,16 @@
 
 #include <loopnest/box.hpp>
 #include <loopnest/detail/launch.hpp>
+#include <loopnest/detail/launch_bounds.hpp>
 #include <loopnest/detail/policy_order.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace loopnest::Impl {
 
@@ -134,29 +137,38 @@ struct aligned_rows_body {
   }
 };
 
-// Launches a collapse3 body over the box: under an explicit tile, the Rank-3 MDRange of that tile;
-// under loopnest's own, the rows one after another in a 1D range, whose two 32-bit divisions a
-// thread cost fewer instructions than Kokkos' MDRange index arithmetic (the FP32 copy issued 22%
-// more instructions under the MDRange than under flat). Rows that can be aligned by rows (policy
-// index 0 of stride 1) are padded to whole warps and shifted by their phase, so that every warp
-// starts on a line; the others run packed, as flat's cells, under collapse3's launch bounds.
+// Launches a collapse3 body over a box in policy order. Under loopnest's own tile and the default
+// launch bounds, the box's rows run one after another in a 1D range, whose two 32-bit divisions a
+// thread cost fewer instructions than Kokkos' MDRange index arithmetic, which bound the FP32
+// copy. Under an explicit tile, or launch bounds of the schedule's or the kernel's own, the
+// Rank-3 MDRange of the tile runs it: a range leaves the block size to Kokkos, and
+// flux_difference under its own bounds measured slower as a range (docs/results/h200/fields_fp32).
+template <bool Reverse, class Bounds, class ExecutionSpace, class Body>
+void launch_box_rows(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
+                     const tile& explicit_tile, const Body& body) {
+  if (explicit_tile.is_default() && std::is_same<Bounds, default_bounds>::value) {
+    launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(label, exec, pb, body);
+  } else {
+    launch_mdrange<3, Reverse, false, Bounds>(label, exec, pb, 0, explicit_tile, body);
+  }
+}
+
+// Launches a collapse3 body over the box (launch_box_rows) with its rows aligned by rows (in policy
+// order), where they can be: policy index 0 of stride 1 and loopnest's own tile. Aligned rows are
+// padded to whole warps and shifted by their phase, so that every warp starts on a line; the
+// others run as they are.
 template <bool Reverse, class Bounds, class ExecutionSpace, class Body>
 void launch_rows(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
                  const row_phase& rows, const tile& explicit_tile, const Body& body) {
-  if (!explicit_tile.is_default()) {
-    launch_mdrange<3, Reverse, false, Bounds>(label, exec, pb, 0, explicit_tile, body);
-    return;
-  }
-  using kokkos_launch_bounds = typename kokkos_bounds<ExecutionSpace, Bounds>::type;
-  if (rows.lanes < 2 || rows.step[0] != 1) {
-    launch_range<kokkos_launch_bounds>(label, exec, pb, body);
+  if (rows.lanes < 2 || rows.step[0] != 1 || !explicit_tile.is_default()) {
+    launch_box_rows<Reverse, Bounds>(label, exec, pb, explicit_tile, body);
     return;
   }
   const int w = rows.warp;
   policy_box<3> padded{{0, pb.lower[1], pb.lower[2]},
                        {(pb.extent(0) + rows.lanes - 1 + w - 1) / w * w, pb.upper[1], pb.upper[2]}};
-  launch_range<kokkos_launch_bounds>(
-      label, exec, padded,
+  launch_box_rows<Reverse, Bounds>(
+      label, exec, padded, explicit_tile,
       aligned_rows_body<Body>{body, pb.lower[0], pb.extent(0), phases_of(pb, rows, rows.lanes)});
 }
 
@@ -184,9 +196,8 @@ struct aligned_strips_body {
 };
 
 // Launches a collapse3 body of strips of N cells over the box, with its rows' phase where there
-// is one of at least a strip (as launch_rows), from each row's first cell otherwise; the strips'
-// rows run one after another in a 1D range (as launch_rows), and an explicit tile, which counts
-// threads, a strip each, along policy index 0, launches the Rank-3 MDRange.
+// is one of at least a strip (as launch_rows), from each row's first cell otherwise, through
+// launch_box_rows; an explicit tile counts threads, a strip each, along policy index 0.
 template <int N, bool Reverse, class Bounds, class ExecutionSpace, class Body>
 void launch_strips(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
                    const row_phase& rows, const tile& explicit_tile, const Body& body) {
@@ -196,14 +207,11 @@ void launch_strips(const std::string& label, const ExecutionSpace& exec, const p
   const int threads  = (pb.extent(0) + lanes - 1 + N - 1) / N;
   policy_box<3> padded{{0, pb.lower[1], pb.lower[2]},
                        {(threads + w - 1) / w * w, pb.upper[1], pb.upper[2]}};
-  const aligned_strips_body<Body, N> strips{
-      body, pb.lower[0], pb.extent(0),
-      shifted ? phases_of(pb, rows, lanes) : phase_of_rows{0, 0, 0, 0}};
-  if (explicit_tile.is_default()) {
-    launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(label, exec, padded, strips);
-  } else {
-    launch_mdrange<3, Reverse, false, Bounds>(label, exec, padded, 0, explicit_tile, strips);
-  }
+  launch_box_rows<Reverse, Bounds>(
+      label, exec, padded, explicit_tile,
+      aligned_strips_body<Body, N>{
+          body, pb.lower[0], pb.extent(0),
+          shifted ? phases_of(pb, rows, lanes) : phase_of_rows{0, 0, 0, 0}});
 }
 
 }  // namespace loopnest::Impl
