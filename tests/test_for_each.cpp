@@ -208,8 +208,15 @@ TEST(row_alignment, a_row_takes_the_longest_line_whose_shift_costs_no_warp) {
             16);
   EXPECT_EQ(lanes({209, 3, 3}, left), 16);
   EXPECT_EQ(lanes({17, 3, 3}, left), 16);
-  // 128 threads are 4 whole warps: any shift costs a fifth.
+  // 128 threads are 4 whole warps: any shift costs a fifth. The rows are still placed, for a
+  // launch in memory order.
   EXPECT_EQ(lanes({128, 3, 3}, left), 0);
+  const auto unshifted =
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {128, 3, 3}}, f.data() + 4, left);
+  EXPECT_EQ(unshifted.line, 32);
+  EXPECT_EQ(unshifted.first, element_address(f.data() + 4));
+  EXPECT_EQ(unshifted.step[1], 209U);
+  EXPECT_EQ(p.line, 16);
   EXPECT_EQ(lanes({126, 3, 3}, left), 2);
   // The stride-1 index is the row, whichever it is; without one there is no row to align.
   EXPECT_EQ(lanes({3, 3, 201}, right), 16);
@@ -230,11 +237,100 @@ TEST(row_alignment, a_row_takes_the_longest_line_whose_shift_costs_no_warp) {
   EXPECT_EQ(strip_lanes(201, 2), 16);
   EXPECT_EQ(strip_lanes(128, 4), 4);
   EXPECT_EQ(strip_lanes(128, 2), 2);
-  // Host backends take no shift.
-  EXPECT_EQ(row_phase_for<Kokkos::DefaultHostExecutionSpace>(
-                loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), left)
-                .lanes,
-            0);
+  // Host backends take no shift and place no rows.
+  const auto host = row_phase_for<Kokkos::DefaultHostExecutionSpace>(
+      loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), left);
+  EXPECT_EQ(host.lanes, 0);
+  EXPECT_EQ(host.line, 0);
+  EXPECT_EQ(lanes({201, 3, 3}, no_unit), 0);
+  EXPECT_EQ(
+      row_phase_for<aligned_gpu>(loopnest::box<3>{{0, 0, 0}, {201, 3, 3}}, a.data(), no_unit).line,
+      0);
+}
+
+// Thread t of a plane in memory order runs the cell whose element address is t modulo the line,
+// and every cell of the plane exactly once; the threads over the gaps between rows run nothing.
+struct record_plane {
+  int* runs;  // per cell of the plane, from (lower0, lower1)
+  int* last;
+  int lower0, lower1, extent0;
+  KOKKOS_FUNCTION void operator()(int i, int j, int) const {
+    const int cell = (j - lower1) * extent0 + i - lower0;
+    ++runs[cell];
+    *last = cell;
+  }
+};
+
+TEST(row_alignment, a_plane_in_memory_order_puts_every_cell_on_a_thread_of_its_line_offset) {
+  const int lower0 = -3, lower1 = 2;
+  for (const int line : {2, 16, 32}) {
+    for (const int extent0 : {1, 17, 201}) {
+      for (const int gap : {0, 1, 8}) {
+        const int extent1      = 5;
+        const auto s1          = static_cast<std::uint32_t>(extent0 + gap);
+        const std::uint32_t s2 = s1 * 9;
+        for (const std::uint32_t origin : {0U, 3U, 4294967290U}) {
+          for (int k = -2; k < 2; ++k) {
+            std::vector<int> runs(static_cast<std::size_t>(extent0 * extent1), 0);
+            int last = -1;
+            const loopnest::Impl::row_span_body<record_plane> body{
+                {runs.data(), &last, lower0, lower1, extent0},
+                lower0,
+                extent0,
+                lower1,
+                extent1,
+                s1,
+                {origin, s1, s2, static_cast<std::uint32_t>(line - 1)}};
+            const int threads = line - 1 + (extent1 - 1) * static_cast<int>(s1) + extent0;
+            for (int t = 0; t < threads + 32; ++t) {
+              last = -1;
+              body(t, k);
+              if (last >= 0) {
+                // origin is the element address of cell (lower0, 0, 0).
+                const std::uint32_t address =
+                    origin + static_cast<std::uint32_t>(last % extent0) +
+                    static_cast<std::uint32_t>(lower1 + last / extent0) * s1 +
+                    static_cast<std::uint32_t>(k) * s2;
+                EXPECT_EQ(
+                    (address - static_cast<std::uint32_t>(t)) % static_cast<std::uint32_t>(line),
+                    0U)
+                    << "line " << line << " extent " << extent0 << " gap " << gap << " thread "
+                    << t;
+                EXPECT_LT(t, threads);
+              }
+            }
+            for (int c = 0; c < extent0 * extent1; ++c) {
+              EXPECT_EQ(runs[static_cast<std::size_t>(c)], 1)
+                  << "line " << line << " extent " << extent0 << " gap " << gap << " cell " << c;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(row_alignment, only_rows_that_follow_each_other_closely_in_memory_run_in_memory_order) {
+  const loopnest::Impl::policy_box<3> pb{{-4, 0, 0}, {197, 201, 3}};  // rows of 201
+  row_phase rows;
+  rows.step[0] = 1;
+  rows.step[1] = 209;
+  rows.line    = 32;
+  rows.warp    = 32;
+  // The span of 201 rows from a line boundary, in whole warps.
+  EXPECT_EQ(loopnest::Impl::row_span_threads(pb, rows), (31 + 200 * 209 + 201 + 31) / 32 * 32);
+  rows.step[1] = 201 + 201 / 8;
+  EXPECT_GT(loopnest::Impl::row_span_threads(pb, rows), 0);
+  rows.step[1] = 201 + 201 / 8 + 1;  // gaps of more than an eighth of a row
+  EXPECT_EQ(loopnest::Impl::row_span_threads(pb, rows), 0);
+  rows.step[1] = 200;  // rows that overlap are not rows of one array
+  EXPECT_EQ(loopnest::Impl::row_span_threads(pb, rows), 0);
+  rows.step[1] = 209;
+  rows.line    = 0;  // not placed
+  EXPECT_EQ(loopnest::Impl::row_span_threads(pb, rows), 0);
+  rows.line    = 32;
+  rows.step[0] = 209;  // no stride-1 index
+  EXPECT_EQ(loopnest::Impl::row_span_threads(pb, rows), 0);
 }
 
 // Thread t of a shifted row runs the cell whose element address is t modulo the line, and every
@@ -385,6 +481,7 @@ void count_shifted_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
   boxes.push_back({{-4, -1, 0}, {44, 2, 3}});
   boxes.push_back({{-1, 0, -2}, {3, 2, 40}});
   for (const auto& b : boxes) {
+    const int row = left ? b.extent(0) : b.extent(2);
     for (const int lanes : {2, 4, 16}) {
       for (const int warp : {4, 32}) {
         for (const std::uint32_t first : {0U, 1U, 13U}) {
@@ -396,6 +493,13 @@ void count_shifted_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
           rows.lanes   = lanes;
           rows.warp    = warp;
           (count_shifted_visits<Schedules>(exec, b, rows), ...);
+          // Rows placed on lines of 2 * lanes, following each other in memory: collapse3 runs
+          // its planes in memory order where the gaps are small.
+          rows.line = 2 * lanes;
+          for (const int gap : {0, 1, row / 8}) {
+            rows.step[1] = static_cast<std::uint32_t>(row + gap);
+            (count_shifted_visits<Schedules>(exec, b, rows), ...);
+          }
         }
       }
     }

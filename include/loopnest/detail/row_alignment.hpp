@@ -11,6 +11,7 @@
 #include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -36,22 +37,24 @@ struct row_alignment_traits<Kokkos::Cuda> {
 };
 #endif
 
-// Where the rows of a 3D box start in memory, modulo a line of lanes elements: the element
-// address of the box's first cell and the element strides of its indices, all modulo 2^32 (a
-// multiple of every line). lanes == 0 launches the rows unshifted.
+// Where the rows of a 3D box start in memory: the element address of the box's first cell and the
+// element strides of its indices, all modulo 2^32 (a multiple of every line). line is the
+// backend's line in elements (0: rows are not placed), lanes the part of it a row's shift may take
+// (0: rows launch unshifted).
 struct row_phase {
   std::uint32_t first   = 0;
   std::uint32_t step[3] = {0, 0, 0};
   int lanes             = 0;
+  int line              = 0;
   int warp              = 1;
 };
 
 // The phase of the rows of b in an array of T whose element (b.lower()) is at first_cell, for
-// ExecutionSpace: the line is the backend's, or the longest power-of-two part of it whose shift
-// costs no row one more warp (FP64 rows of 201 take 16 elements, FP32 ones 16 of 32). No shift
-// where the backend takes none or no index has stride 1. With `cells` per thread (strips) a warp
-// holds that many times more cells, and the line is never shorter than a strip, whose vectors
-// need the shift even where it costs a warp.
+// ExecutionSpace: the line is the backend's, and the lanes the longest power-of-two part of it
+// whose shift costs no row one more warp (FP64 rows of 201 take 16 elements, FP32 ones 16 of 32).
+// Nothing where the backend takes no shift or no index has stride 1. With `cells` per thread
+// (strips) a warp holds that many times more cells, and the line is never shorter than a strip,
+// whose vectors need the shift even where it costs a warp.
 template <class ExecutionSpace, class T>
 row_phase row_phase_for(const box<3>& b, const T* first_cell, const std::ptrdiff_t (&stride)[3],
                         int cells = 1) {
@@ -76,18 +79,16 @@ row_phase row_phase_for(const box<3>& b, const T* first_cell, const std::ptrdiff
     const auto fits    = [&](int l) {
       return (threads(e + l - 1) + w - 1) / w == (threads(e) + w - 1) / w;
     };
+    rows.line = lanes;
     while (lanes > 1 && lanes > cells && !fits(lanes)) {
       lanes /= 2;
-    }
-    if (lanes < 2 || lanes < cells) {
-      return rows;
     }
     rows.first =
         static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(first_cell) / sizeof(T));
     for (int s = 0; s < 3; ++s) {
       rows.step[s] = static_cast<std::uint32_t>(stride[s]);
     }
-    rows.lanes = lanes;
+    rows.lanes = lanes < 2 || lanes < cells ? 0 : lanes;
     rows.warp  = w;
   }
   return rows;
@@ -137,6 +138,13 @@ struct aligned_rows_body {
   }
 };
 
+// Whether a collapse3 launch runs its rows as a 1D range (launch_box_rows): under loopnest's own
+// tile and the default launch bounds.
+template <class Bounds>
+bool runs_as_range(const tile& explicit_tile) {
+  return explicit_tile.is_default() && std::is_same<Bounds, default_bounds>::value;
+}
+
 // Launches a collapse3 body over a box in policy order. Under loopnest's own tile and the default
 // launch bounds, the box's rows run one after another in a 1D range, whose two 32-bit divisions a
 // thread cost fewer instructions than Kokkos' MDRange index arithmetic, which bound the FP32
@@ -146,20 +154,66 @@ struct aligned_rows_body {
 template <bool Reverse, class Bounds, class ExecutionSpace, class Body>
 void launch_box_rows(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
                      const tile& explicit_tile, const Body& body) {
-  if (explicit_tile.is_default() && std::is_same<Bounds, default_bounds>::value) {
+  if (runs_as_range<Bounds>(explicit_tile)) {
     launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(label, exec, pb, body);
   } else {
     launch_mdrange<3, Reverse, false, Bounds>(label, exec, pb, 0, explicit_tile, body);
   }
 }
 
+// A collapse3 body over the rows of each plane in memory order: thread t of plane k runs the cell
+// t - phase(lower1, k) elements past the plane's first cell, where that is a cell of the box, so
+// that thread t always touches an address that is t modulo the line (phase.mask + 1) and a warp
+// never splits a line, also where it runs the end of one row and the start of the next; the
+// threads over the gaps between rows (the array's ghost cells) do nothing.
+template <class Body>
+struct row_span_body {
+  Body body;
+  int lower0, extent0, lower1, extent1;
+  std::uint32_t row_stride;
+  phase_of_rows phase;
+  KOKKOS_FUNCTION void operator()(int t, int k) const {
+    const int d = t - phase(lower1, k);
+    if (d < 0) {
+      return;
+    }
+    const auto j = static_cast<std::uint32_t>(d) / row_stride;
+    const int i  = d - static_cast<int>(j * row_stride);
+    if (i < extent0 && static_cast<int>(j) < extent1) {
+      body(lower0 + i, lower1 + static_cast<int>(j), k);
+    }
+  }
+};
+
+// The threads a plane of pb takes in memory order (row_span_body): its rows' span from a line
+// boundary, in whole warps, or 0 where the rows are not placed, do not follow each other in
+// memory or leave more than an eighth of the span between them.
+inline int row_span_threads(const policy_box<3>& pb, const row_phase& rows) {
+  const std::int64_t e0 = pb.extent(0), s1 = rows.step[1];
+  if (rows.line < 2 || rows.step[0] != 1 || s1 < e0 || (s1 - e0) * 8 > e0) {
+    return 0;
+  }
+  const std::int64_t span    = rows.line - 1 + (pb.extent(1) - 1) * s1 + e0;
+  const std::int64_t threads = (span + rows.warp - 1) / rows.warp * rows.warp;
+  return threads <= INT_MAX ? static_cast<int>(threads) : 0;
+}
+
 // Launches a collapse3 body over the box (launch_box_rows) with its rows aligned by rows (in policy
-// order), where they can be: policy index 0 of stride 1 and loopnest's own tile. Aligned rows are
-// padded to whole warps and shifted by their phase, so that every warp starts on a line; the
-// others run as they are.
+// order), where they can be: policy index 0 of stride 1 and loopnest's own tile. Under the range,
+// rows that follow each other in memory with small gaps run in memory order (row_span_body), every
+// warp on a line; otherwise aligned rows are padded to whole warps and shifted by their phase, so
+// that every warp starts on a line, and the others run as they are.
 template <bool Reverse, class Bounds, class ExecutionSpace, class Body>
 void launch_rows(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
                  const row_phase& rows, const tile& explicit_tile, const Body& body) {
+  if (const int threads = row_span_threads(pb, rows);
+      threads > 0 && runs_as_range<Bounds>(explicit_tile)) {
+    launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(
+        label, exec, policy_box<2>{{0, pb.lower[2]}, {threads, pb.upper[2]}},
+        row_span_body<Body>{body, pb.lower[0], pb.extent(0), pb.lower[1], pb.extent(1),
+                            rows.step[1], phases_of(pb, rows, rows.line)});
+    return;
+  }
   if (rows.lanes < 2 || rows.step[0] != 1 || !explicit_tile.is_default()) {
     launch_box_rows<Reverse, Bounds>(label, exec, pb, explicit_tile, body);
     return;
