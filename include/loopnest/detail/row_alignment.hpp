@@ -1,5 +1,5 @@
 // Rows aligned to cache lines: a collapse3 launch over a 3D box whose rows start where the
-// kernel's arrays put them, shifted so that each row's first warp starts on a line (CUDA).
+// kernel's arrays put them, run in memory order or shifted so that warps start on lines (CUDA).
 #ifndef LOOPNEST_DETAIL_ROW_ALIGNMENT_HPP
 #define LOOPNEST_DETAIL_ROW_ALIGNMENT_HPP
 
@@ -198,20 +198,31 @@ inline int row_span_threads(const policy_box<3>& pb, const row_phase& rows) {
   return threads <= INT_MAX ? static_cast<int>(threads) : 0;
 }
 
-// Launches a collapse3 body over the box (launch_box_rows) with its rows aligned by rows (in policy
-// order), where they can be: policy index 0 of stride 1 and loopnest's own tile. Under the range,
-// rows that follow each other in memory with small gaps run in memory order (row_span_body), every
-// warp on a line; otherwise aligned rows are padded to whole warps and shifted by their phase, so
-// that every warp starts on a line, and the others run as they are.
+// Launches a collapse3 body over the box with its rows aligned by rows (in policy order), where
+// they can be: policy index 0 of stride 1 and loopnest's own tile. Rows that follow each other in
+// memory with small gaps run in memory order (row_span_body), every warp on a line: a plane a
+// range index under the default bounds, else a Rank-2 MDRange of loopnest's tile, whose block
+// flux_difference's own bounds want (docs/results/h200/fields_fp32). Other rows go through
+// launch_box_rows, those with a phase padded to whole warps and shifted by it, so that every
+// warp starts on a line.
 template <bool Reverse, class Bounds, class ExecutionSpace, class Body>
 void launch_rows(const std::string& label, const ExecutionSpace& exec, const policy_box<3>& pb,
                  const row_phase& rows, const tile& explicit_tile, const Body& body) {
-  if (const int threads = row_span_threads(pb, rows);
-      threads > 0 && runs_as_range<Bounds>(explicit_tile)) {
-    launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(
-        label, exec, policy_box<2>{{0, pb.lower[2]}, {threads, pb.upper[2]}},
-        row_span_body<Body>{body, pb.lower[0], pb.extent(0), pb.lower[1], pb.extent(1),
-                            rows.step[1], phases_of(pb, rows, rows.line)});
+  if (const int threads = row_span_threads(pb, rows); threads > 0 && explicit_tile.is_default()) {
+    const policy_box<2> planes{{0, pb.lower[2]}, {threads, pb.upper[2]}};
+    const row_span_body<Body> spans{body,
+                                    pb.lower[0],
+                                    pb.extent(0),
+                                    pb.lower[1],
+                                    pb.extent(1),
+                                    rows.step[1],
+                                    phases_of(pb, rows, rows.line)};
+    if (runs_as_range<Bounds>(explicit_tile)) {
+      launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(label, exec, planes,
+                                                                         spans);
+    } else {
+      launch_mdrange<2, false, false, Bounds>(label, exec, planes, 0, explicit_tile, spans);
+    }
     return;
   }
   if (rows.lanes < 2 || rows.step[0] != 1 || !explicit_tile.is_default()) {
