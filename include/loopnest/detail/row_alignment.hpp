@@ -186,8 +186,8 @@ struct row_span_body {
 };
 
 // The threads a plane of pb takes in memory order (row_span_body): its rows' span from a line
-// boundary, in whole warps, or 0 where the rows are not placed, do not follow each other in
-// memory or leave more than an eighth of the span between them.
+// boundary, in whole warps; 0 where the rows are not placed, overlap in memory or leave gaps of
+// more than an eighth of a row between them.
 inline int row_span_threads(const policy_box<3>& pb, const row_phase& rows) {
   const std::int64_t e0 = pb.extent(0), s1 = rows.step[1];
   if (rows.line < 2 || rows.step[0] != 1 || s1 < e0 || (s1 - e0) * 8 > e0) {
