@@ -75,6 +75,72 @@ TYPED_TEST(field_kernels, transposing_copies_over_many_tiles_match_bit_for_bit) 
   check_transposes<float, Kokkos::LayoutRight>(TypeParam());
 }
 
+// Boxes that are one run of memory: whole arrays in either layout, the whole rows of one plane,
+// part of one row; not a box that leaves part of its rows or planes out, nor one whose index runs
+// backwards.
+TEST(span_length, counts_the_elements_of_a_box_that_is_one_run_of_memory) {
+  using loopnest::Impl::span_length;
+  using b3                          = loopnest::box<3>;
+  const std::ptrdiff_t left[3]      = {1, 10, 60};  // 10 x 6 x 7 arrays from index 0
+  const std::ptrdiff_t right[3]     = {42, 7, 1};
+  const std::ptrdiff_t backwards[3] = {-1, 10, 60};
+  EXPECT_EQ(span_length(b3{{0, 0, 0}, {10, 6, 7}}, left), 420);
+  EXPECT_EQ(span_length(b3{{0, 0, 0}, {10, 6, 7}}, right), 420);
+  EXPECT_EQ(span_length(b3{{0, 0, 3}, {10, 6, 4}}, left), 60);
+  EXPECT_EQ(span_length(b3{{2, 4, 3}, {7, 5, 4}}, left), 5);
+  EXPECT_EQ(span_length(b3{{0, 0, 0}, {10, 5, 7}}, left), 0);
+  EXPECT_EQ(span_length(b3{{1, 0, 0}, {9, 6, 7}}, left), 0);
+  EXPECT_EQ(span_length(b3{{0, 0, 0}, {10, 6, 7}}, backwards), 0);
+  EXPECT_EQ(span_length(b3{{0, 0, 0}, {0, 6, 7}}, left), 0);
+}
+
+// Whole arrays of the same strides run as one flat copy per variable under collapse3, here into a
+// packed buffer whose variables start on other phases of a line than the fields; collapse4, and a
+// box that leaves the ghosts out, launch nothing through it.
+template <class ExecutionSpace>
+void check_span_copies(const ExecutionSpace& exec) {
+  using space = typename ExecutionSpace::memory_space;
+  const loopnest::field_set<float, Kokkos::LayoutLeft, space> fields(exec, "fields", 3, {37, 5, 4},
+                                                                     2);
+  const loopnest::packed_fields<float, Kokkos::LayoutLeft, space> packed(exec, "packed", 3,
+                                                                         {37, 5, 4}, 2);
+  fill(fields, 2027, true);
+  Kokkos::deep_copy(packed.view(), poison<float>);
+  const auto run = [&](auto schedule, const loopnest::box<3>& cells) {
+    return loopnest::Impl::span_copy_cells<decltype(schedule)>(exec, cells, 3, packed.ref(),
+                                                               fields.ref(), "span_copy");
+  };
+  EXPECT_FALSE(run(loopnest::collapse4{}, fields.with_ghosts()));
+  EXPECT_FALSE(run(loopnest::collapse3{}, fields.interior()));
+  exec.fence();
+  const auto untouched = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), packed.view());
+  int written          = 0;
+  for (std::size_t e = 0; e < untouched.span(); ++e) {
+    written += !same_bits(untouched.data()[e], poison<float>);
+  }
+  EXPECT_EQ(written, 0);
+  EXPECT_TRUE(run(loopnest::collapse3{}, fields.with_ghosts()));
+  exec.fence();
+  host_fields<float, Kokkos::LayoutLeft, space> hf(fields);
+  const auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), packed.view());
+  int wrong     = 0;
+  for (int v = 0; v < 3; ++v) {
+    for (int k = fields.lower(2); k < fields.upper(2); ++k) {
+      for (int j = fields.lower(1); j < fields.upper(1); ++j) {
+        for (int i = fields.lower(0); i < fields.upper(0); ++i) {
+          wrong += !same_bits(hp(i - fields.lower(0), j - fields.lower(1), k - fields.lower(2), v),
+                              hf.at(v, i, j, k));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+TYPED_TEST(field_kernels, whole_arrays_of_the_same_strides_copy_as_one_span_per_variable) {
+  check_span_copies(TypeParam());
+}
+
 // Each kernel call is one Kokkos profiling region named after the kernel, around its launches.
 template <class ExecutionSpace>
 void check_profiling_regions(const ExecutionSpace& exec) {

@@ -7,6 +7,7 @@
 #include <loopnest/detail/error.hpp>
 #include <loopnest/detail/overlap.hpp>
 #include <loopnest/detail/profiling_region.hpp>
+#include <loopnest/detail/span_copy.hpp>
 #include <loopnest/detail/tiled_transpose.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
@@ -80,7 +81,8 @@ void check_direction(const char* where, int direction, const Grid& grid) {
 // phase fits every variable, where the variables of a packed buffer each start somewhere else.
 // flux_difference, finalize_flux and pack_weno align; copy_fields, over whole arrays, measured
 // slower aligned and runs unshifted (docs/design.md, "Rows aligned to lines"; the numbers are in
-// docs/results/h200).
+// docs/results/h200). Both run whole arrays of one order as flat copies under the schedules that
+// allow it (Impl::span_copy_cells), where no row is placed.
 // A schedule of several cells per thread needs the phase to start its strips on vectors, also
 // where it launches unaligned otherwise.
 template <class ExecutionSpace, class Schedule, class T, class Layout, class MemorySpace>
@@ -109,11 +111,13 @@ struct copy_body {
 
 // dst(v, cell) = src(v, cell) over a box: the body of the copy, finalize and packing loops. Where
 // dst and src have different stride-1 indices (a transposing pack or finalize) the schedule runs
-// as a tiled transpose (Impl::transpose_cells).
+// as a tiled transpose (Impl::transpose_cells); where the box is one span of memory in every
+// variable of both (whole arrays of the same strides), as flat copies (Impl::span_copy_cells).
 template <class Schedule, class ExecutionSpace, class Dst, class Src>
 void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const Dst& dst,
                 const Src& src, const char* label, const row_phase& rows) {
-  if (transpose_cells<Schedule>(exec, cells, nvar, dst, src, label)) {
+  if (transpose_cells<Schedule>(exec, cells, nvar, dst, src, label) ||
+      span_copy_cells<Schedule>(exec, cells, nvar, dst, src, label)) {
     return;
   }
   launch_cell_var<Schedule>(exec, cells, nvar, no_cell_value{}, copy_body<Dst, Src>{dst, src},
