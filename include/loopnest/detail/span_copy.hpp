@@ -77,13 +77,13 @@ struct span_copy_body {
     const Index local = t - v * threads_per_var;
     auto* const d     = &dst(v, lower[0], lower[1], lower[2]);
     const auto* s     = &src(v, lower[0], lower[1], lower[2]);
-    using T           = std::remove_reference_t<decltype(*d)>;
-    const Index shift = line == 0
-                            ? 0
-                            : static_cast<Index>((reinterpret_cast<std::uintptr_t>(d) / sizeof(T)) &
-                                                 static_cast<std::uintptr_t>(line - 1));
+    using value_type  = std::remove_reference_t<decltype(*d)>;
+    const Index shift =
+        line == 0 ? 0
+                  : static_cast<Index>((reinterpret_cast<std::uintptr_t>(d) / sizeof(value_type)) &
+                                       static_cast<std::uintptr_t>(line - 1));
     const Index first = local / Warp * (Warp * Elements) + local % Warp - shift;
-    T x[Elements];
+    value_type x[Elements];
     for (int u = 0; u < Elements; ++u) {
       const Index e = first + u * Warp;
       if (e >= 0 && e < length) {
@@ -126,9 +126,10 @@ bool span_copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, 
       return false;
     }
     using alignment    = row_alignment_traits<ExecutionSpace>;
-    using T            = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
+    using value_type   = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
     constexpr int warp = alignment::warp, elements = span_copy_traits<ExecutionSpace>::elements;
-    constexpr int line = alignment::bytes % sizeof(T) == 0 ? alignment::bytes / sizeof(T) : 0;
+    constexpr int line =
+        alignment::bytes % sizeof(value_type) == 0 ? alignment::bytes / sizeof(value_type) : 0;
     const std::int64_t per_warp = std::int64_t{warp} * elements;
     const std::int64_t threads  = (length + line + per_warp - 1) / per_warp * warp;
     using policy_bounds = typename flat_bounds<ExecutionSpace, typename Schedule::bounds>::type;
