@@ -145,8 +145,9 @@ bool span_copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, 
                                static_cast<index>(threads),
                                line});
     };
-    // 32-bit division is several times cheaper than 64-bit on GPUs.
-    if (threads * nvar <= INT_MAX) {
+    // 32-bit division is several times cheaper than 64-bit on GPUs; the thread index and every
+    // element offset a thread computes must fit.
+    if (threads * nvar <= INT_MAX && length + line + per_warp <= INT_MAX) {
       run(int{});
     } else {
       run(std::int64_t{});
