@@ -19,9 +19,9 @@
 namespace loopnest::Impl {
 
 // Elements one thread moves. A GPU thread moves a warp's width apart, so that every access of a
-// warp is one run of memory, and keeps them all in flight: four measured fastest in FP32 and FP64
-// on the H200 (docs/results/h200/fields_fp32, "Copies of whole arrays"). A host thread moves one
-// run.
+// warp is one run of memory, and keeps them all in flight: four ran faster than eight in FP32
+// and as fast in FP64 on the H200 (docs/results/h200/fields_fp32, "Loops that write part of every
+// row, and copies of whole arrays"). A host thread moves one run.
 template <class ExecutionSpace>
 struct span_copy_traits {
   static constexpr int elements = 256;
