@@ -16,21 +16,21 @@
 // counters). round1_*.txt ran before the fill, pack and flat variants were added, round2_*.txt
 // before the pack and flat ones; round3_*.txt is this source.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 row_ends_study.cu. See ../README.md.
+#include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <cuda_runtime.h>
 #include <type_traits>
 #include <vector>
-#define CK(x)                                                                           \
-  do {                                                                                  \
-    cudaError_t e = (x);                                                                \
-    if (e != cudaSuccess) {                                                             \
-      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e));                  \
-      exit(1);                                                                          \
-    }                                                                                   \
+#define CK(x)                                                          \
+  do {                                                                 \
+    cudaError_t e = (x);                                               \
+    if (e != cudaSuccess) {                                            \
+      printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      exit(1);                                                         \
+    }                                                                  \
   } while (0)
 constexpr int NV = 8, G = 4, THREADS = 256;
 
@@ -44,16 +44,16 @@ struct geom {
     return i + lead + pitch * ((long long)(j + G) + (long long)rows * (k + G));
   }
 };
-geom issue_geom(int n) { return {G, n + 2 * G, n + 2 * G}; }
+geom issue_geom(int n) {
+  return {G, n + 2 * G, n + 2 * G};
+}
 // Rows that start x = 0 on a line: `line` elements of lead, the pitch a multiple of the line.
 geom padded_geom(int n, int line) {
   return {line, (line + n + G + line - 1) / line * line, n + 2 * G};
 }
 struct box {
   int lo[3], hi[3];
-  long long cells() const {
-    return (long long)(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-  }
+  long long cells() const { return (long long)(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]); }
 };
 
 template <class T>
@@ -67,9 +67,11 @@ template <class T>
 __device__ void fill_fields(const fields<T>& f, long long o) {
   T x[NV];
 #pragma unroll
-  for (int v = 0; v < NV; ++v) x[v] = __ldcg(f.p[v] + o);
+  for (int v = 0; v < NV; ++v)
+    x[v] = __ldcg(f.p[v] + o);
 #pragma unroll
-  for (int v = 0; v < NV; ++v) __stcg(f.p[v] + o, x[v]);
+  for (int v = 0; v < NV; ++v)
+    __stcg(f.p[v] + o, x[v]);
 }
 
 // dst(v)(i, j, k) = src(v)(i, j, k): the copy (src a field set) and finalize_flux (src the
@@ -84,13 +86,19 @@ struct fin_op {
     for (int v = 0; v < NV; v += 4) {
       T r[4];
 #pragma unroll
-      for (int g = 0; g < 4; ++g) r[g] = __ldg(src.p[v + g] + os);
+      for (int g = 0; g < 4; ++g)
+        r[g] = __ldg(src.p[v + g] + os);
 #pragma unroll
-      for (int g = 0; g < 4; ++g) dst.p[v + g][od] = r[g];
+      for (int g = 0; g < 4; ++g)
+        dst.p[v + g][od] = r[g];
     }
   }
-  __device__ void fill(long long o) const { fill_fields(dst, o); }
-  __device__ T expected(int i, int j, int k, int v) const { return src.p[v][gs.at(i, j, k)]; }
+  __device__ void fill(long long o) const {
+    fill_fields(dst, o);
+  }
+  __device__ T expected(int i, int j, int k, int v) const {
+    return src.p[v][gs.at(i, j, k)];
+  }
 };
 // r(v)(i, j, k) = inv(i) * (f(v)(i - 1, j, k) - f(v)(i, j, k)); at the first element of a row
 // (the "whole rows" variants only) the neighbour is the element itself.
@@ -112,10 +120,13 @@ struct fdx_op {
         b[g] = __ldg(f.p[v + g] + o);
       }
 #pragma unroll
-      for (int g = 0; g < 4; ++g) r.p[v + g][o] = s * (a[g] - b[g]);
+      for (int g = 0; g < 4; ++g)
+        r.p[v + g][o] = s * (a[g] - b[g]);
     }
   }
-  __device__ void fill(long long o) const { fill_fields(r, o); }
+  __device__ void fill(long long o) const {
+    fill_fields(r, o);
+  }
   __device__ T expected(int i, int j, int k, int v) const {
     const long long o = gd.at(i, j, k), ob = i > -G ? o - 1 : o;
     return inv[i + G] * (f.p[v][ob] - f.p[v][o]);
@@ -124,7 +135,8 @@ struct fdx_op {
 
 __device__ bool in_box(const geom& gd, const box& b, long long e) {
   const long long row = e / gd.pitch;
-  const int i = int(e - row * gd.pitch) - gd.lead, j = int(row % gd.rows) - G, k = int(row / gd.rows) - G;
+  const int i = int(e - row * gd.pitch) - gd.lead, j = int(row % gd.rows) - G,
+            k = int(row / gd.rows) - G;
   return i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] && k < b.hi[2];
 }
 // loopnest's collapse3 form: plane blockIdx.y of the box, its rows' span in the destination from
@@ -133,9 +145,10 @@ __device__ bool in_box(const geom& gd, const box& b, long long e) {
 // longer than a block, so a block holds box elements only if its first or last one is one).
 template <class Op>
 __global__ void __launch_bounds__(THREADS) plane_k(Op op, geom gd, box b, int line, int fill) {
-  const int k = b.lo[2] + blockIdx.y;
+  const int k           = b.lo[2] + blockIdx.y;
   const long long first = gd.at(b.lo[0], b.lo[1], k), plane0 = gd.at(-gd.lead, -G, k);
-  const long long e = (first & ~(long long)(line - 1)) + (long long)blockIdx.x * THREADS + threadIdx.x;
+  const long long e =
+      (first & ~(long long)(line - 1)) + (long long)blockIdx.x * THREADS + threadIdx.x;
   const long long p = e - plane0;
   const int row = int(p / gd.pitch), i = int(p - (long long)row * gd.pitch) - gd.lead, j = row - G;
   if (p < 0 || i < b.lo[0] || i >= b.hi[0] || j < b.lo[1] || j >= b.hi[1]) {
@@ -153,15 +166,16 @@ __global__ void __launch_bounds__(THREADS) plane_k(Op op, geom gd, box b, int li
 // the partial vector at a row's end element by element.
 template <class T, class VT>
 __global__ void __launch_bounds__(THREADS) plane_vec_k(fin_op<T> op, box b, int line) {
-  constexpr int V = sizeof(VT) / sizeof(T);
-  const geom gd = op.gd;
-  const int k = b.lo[2] + blockIdx.y;
+  constexpr int V       = sizeof(VT) / sizeof(T);
+  const geom gd         = op.gd;
+  const int k           = b.lo[2] + blockIdx.y;
   const long long first = gd.at(b.lo[0], b.lo[1], k), plane0 = gd.at(-gd.lead, -G, k);
   const long long e =
       (first & ~(long long)(line - 1)) + ((long long)blockIdx.x * THREADS + threadIdx.x) * V;
   const long long p = e - plane0;
   const int row = int(p / gd.pitch), i = int(p - (long long)row * gd.pitch) - gd.lead, j = row - G;
-  if (p < 0 || i < b.lo[0] || i >= b.hi[0] || j < b.lo[1] || j >= b.hi[1]) return;
+  if (p < 0 || i < b.lo[0] || i >= b.hi[0] || j < b.lo[1] || j >= b.hi[1])
+    return;
   const long long od = gd.at(i, j, k), os = op.gs.at(i, j, k);
   const int m = min(V, b.hi[0] - i);
 #pragma unroll 1
@@ -169,12 +183,15 @@ __global__ void __launch_bounds__(THREADS) plane_vec_k(fin_op<T> op, box b, int 
     if (m == V) {
       VT r[4];
 #pragma unroll
-      for (int g = 0; g < 4; ++g) r[g] = __ldg(reinterpret_cast<const VT*>(op.src.p[v + g] + os));
+      for (int g = 0; g < 4; ++g)
+        r[g] = __ldg(reinterpret_cast<const VT*>(op.src.p[v + g] + os));
 #pragma unroll
-      for (int g = 0; g < 4; ++g) *reinterpret_cast<VT*>(op.dst.p[v + g] + od) = r[g];
+      for (int g = 0; g < 4; ++g)
+        *reinterpret_cast<VT*>(op.dst.p[v + g] + od) = r[g];
     } else {
       for (int g = 0; g < 4; ++g)
-        for (int c = 0; c < m; ++c) op.dst.p[v + g][od + c] = op.src.p[v + g][os + c];
+        for (int c = 0; c < m; ++c)
+          op.dst.p[v + g][od + c] = op.src.p[v + g][os + c];
     }
   }
 }
@@ -185,7 +202,8 @@ template <class T>
 __device__ T* pick(const fields<T>& f, int v) {
   T* r = f.p[0];
 #pragma unroll
-  for (int u = 1; u < NV; ++u) r = v == u ? f.p[u] : r;
+  for (int u = 1; u < NV; ++u)
+    r = v == u ? f.p[u] : r;
   return r;
 }
 // pack_weno in the packed buffer's x, y, z order with the fields' ghost width: every variable a
@@ -193,44 +211,52 @@ __device__ T* pick(const fields<T>& f, int v) {
 // thread 32 apart, the warps on line boundaries of the destination's variable (to_dst) or of the
 // source's.
 template <class T, int C>
-__global__ void __launch_bounds__(THREADS) flat_var_k(fields<T> dst, fields<T> src, long long n, bool to_dst) {
+__global__ void __launch_bounds__(THREADS)
+    flat_var_k(fields<T> dst, fields<T> src, long long n, bool to_dst) {
   constexpr int line = 128 / sizeof(T);
-  const int v = blockIdx.y;
-  T* const d = pick(dst, v);
-  const T* const s = pick(src, v);
-  const long long phase = (reinterpret_cast<unsigned long long>(to_dst ? d : s) / sizeof(T)) & (line - 1);
-  const long long e0 = -phase + ((long long)blockIdx.x * THREADS + (threadIdx.x & ~31)) * C + (threadIdx.x & 31);
+  const int v        = blockIdx.y;
+  T* const d         = pick(dst, v);
+  const T* const s   = pick(src, v);
+  const long long phase =
+      (reinterpret_cast<unsigned long long>(to_dst ? d : s) / sizeof(T)) & (line - 1);
+  const long long e0 =
+      -phase + ((long long)blockIdx.x * THREADS + (threadIdx.x & ~31)) * C + (threadIdx.x & 31);
   T r[C];
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const long long e = e0 + 32 * c;
-    if (e >= 0 && e < n) r[c] = __ldg(s + e);
+    if (e >= 0 && e < n)
+      r[c] = __ldg(s + e);
   }
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const long long e = e0 + 32 * c;
-    if (e >= 0 && e < n) d[e] = r[c];
+    if (e >= 0 && e < n)
+      d[e] = r[c];
   }
 }
 template <class T, int C>
 void flat_launch(const fields<T>& dst, const fields<T>& src, const geom& g, bool to_dst) {
   constexpr int line = 128 / sizeof(T);
-  flat_var_k<T, C><<<dim3(unsigned((g.size() + line + THREADS * C - 1) / (THREADS * C)), NV), THREADS>>>(
-      dst, src, g.size(), to_dst);
+  flat_var_k<T, C>
+      <<<dim3(unsigned((g.size() + line + THREADS * C - 1) / (THREADS * C)), NV), THREADS>>>(
+          dst, src, g.size(), to_dst);
 }
 
 // The independent check: one thread per element of the destination, 3D indices.
 template <class T, class Op>
 __global__ void check_k(Op op, fields<T> dst, geom gd, box b, bool outside,
                         unsigned long long* wrong) {
-  using U = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  using U           = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
   const long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (e >= gd.size()) return;
-  const int v = blockIdx.y;
+  if (e >= gd.size())
+    return;
+  const int v         = blockIdx.y;
   const long long row = e / gd.pitch;
-  const int i = int(e - row * gd.pitch) - gd.lead, j = int(row % gd.rows) - G, k = int(row / gd.rows) - G;
-  const bool in = i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] &&
-                  k < b.hi[2];
+  const int i = int(e - row * gd.pitch) - gd.lead, j = int(row % gd.rows) - G,
+            k = int(row / gd.rows) - G;
+  const bool in =
+      i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] && k < b.hi[2];
   const T got = dst.p[v][e];
   U bits;
   memcpy(&bits, &got, sizeof(T));
@@ -241,7 +267,8 @@ __global__ void check_k(Op op, fields<T> dst, geom gd, box b, bool outside,
 template <class T>
 __global__ void fill_k(T* p, long long n, unsigned seed) {
   const long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (e >= n) return;
+  if (e >= n)
+    return;
   unsigned x = unsigned(e) * 2654435761u ^ seed;
   x ^= x >> 13;
   x *= 0x5bd1e995u;
@@ -260,7 +287,8 @@ T* alloc(long long n, unsigned seed) {
 template <class T>
 fields<T> alloc_fields(const geom& g, unsigned seed) {
   fields<T> f;
-  for (int v = 0; v < NV; ++v) f.p[v] = alloc<T>(g.size(), seed + 7919u * v);
+  for (int v = 0; v < NV; ++v)
+    f.p[v] = alloc<T>(g.size(), seed + 7919u * v);
   return f;
 }
 // The variables of one packed buffer (x, y, z, v), as finalize_flux's source.
@@ -268,24 +296,31 @@ template <class T>
 fields<T> packed_fields(const geom& g, unsigned seed) {
   fields<T> f;
   f.p[0] = alloc<T>(g.size() * NV, seed);
-  for (int v = 1; v < NV; ++v) f.p[v] = f.p[0] + v * g.size();
+  for (int v = 1; v < NV; ++v)
+    f.p[v] = f.p[0] + v * g.size();
   return f;
 }
 template <class T>
 void free_fields(fields<T>& f) {
-  for (int v = 0; v < NV; ++v) CK(cudaFree(f.p[v]));
+  for (int v = 0; v < NV; ++v)
+    CK(cudaFree(f.p[v]));
 }
 
 double ref_bw = 0;
 int reps      = 30;
-const char* prec(float) { return "fp32"; }
-const char* prec(double) { return "fp64"; }
+const char* prec(float) {
+  return "fp32";
+}
+const char* prec(double) {
+  return "fp64";
+}
 
 // Poisons dst, launches once, checks, then times `reps` launches.
 template <class T, class Op, class L>
-void run(const char* name, int n, const Op& op, const fields<T>& dst, const geom& gd,
-         const box& b, bool outside, double bytes, L launch) {
-  for (int v = 0; v < NV; ++v) CK(cudaMemset(dst.p[v], 0xff, sizeof(T) * gd.size()));
+void run(const char* name, int n, const Op& op, const fields<T>& dst, const geom& gd, const box& b,
+         bool outside, double bytes, L launch) {
+  for (int v = 0; v < NV; ++v)
+    CK(cudaMemset(dst.p[v], 0xff, sizeof(T) * gd.size()));
   launch();
   CK(cudaGetLastError());
   unsigned long long* wrong;
@@ -316,16 +351,19 @@ void run(const char* name, int n, const Op& op, const fields<T>& dst, const geom
   const double best = ms[0] * 1e-3, med = ms[ms.size() / 2] * 1e-3;
   printf("%s %4d %-34s %9.1f us %6.1f%% (median %6.1f%%) %s\n", prec(T{}), n, name, best * 1e6,
          100 * bytes / best / ref_bw, 100 * bytes / med / ref_bw, w ? "WRONG" : "ok");
-  if (w) printf("  %llu wrong elements\n", w);
+  if (w)
+    printf("  %llu wrong elements\n", w);
 }
 
 template <class T, class Op>
 void plane_launch(const Op& op, const geom& gd, const box& b, int line, int fill = 1) {
-  const long long span = gd.at(b.hi[0] - 1, b.hi[1] - 1, 0) - (gd.at(b.lo[0], b.lo[1], 0) & ~(long long)(line - 1)) + 1;
+  const long long span = gd.at(b.hi[0] - 1, b.hi[1] - 1, 0) -
+                         (gd.at(b.lo[0], b.lo[1], 0) & ~(long long)(line - 1)) + 1;
   // a plane's span from the line below its first element, whatever that line's phase, and the
   // line after its last (the fill variants)
   const long long threads = span + 2 * line;
-  plane_k<<<dim3(unsigned((threads + THREADS - 1) / THREADS), b.hi[2] - b.lo[2]), THREADS>>>(op, gd, b, line, fill);
+  plane_k<<<dim3(unsigned((threads + THREADS - 1) / THREADS), b.hi[2] - b.lo[2]), THREADS>>>(
+      op, gd, b, line, fill);
 }
 
 template <class T>
@@ -335,7 +373,7 @@ void study(int n) {
   const box whole{{-G, -G, -G}, {n + G, n + G, n + G}};
   const box fy{{0, -1, 0}, {n, n, n}}, fx{{-1, 0, 0}, {n, n, n}}, in{{0, 0, 0}, {n, n, n}};
   const box fy_rows{{-G, -1, 0}, {n + G, n, n}}, in_rows{{-G, 0, 0}, {n + G, n, n}};
-  const double sz = sizeof(T);
+  const double sz   = sizeof(T);
   auto fields_bytes = [&](const box& b, int streams) { return streams * sz * b.cells() * NV; };
   for (const geom& g : {gi, gp}) {
     const bool pad = g.lead != G;
@@ -358,11 +396,12 @@ void study(int n) {
       run<T>("finalize_y, padded both", n, fin_p, d, g, fy, true, fields_bytes(fy, 2),
              [&] { plane_launch<T>(fin_p, g, fy, line); });
       if constexpr (sizeof(T) == 4) {
-        run<T>("finalize_y, padded both, float4", n, fin_p, d, g, fy, true, fields_bytes(fy, 2), [&] {
-          const long long span = g.at(n - 1, n - 1, 0) - g.at(0, -1, 0) + 1;
-          plane_vec_k<T, float4><<<dim3(unsigned((span / 4 + THREADS) / THREADS), n), THREADS>>>(
-              fin_p, fy, line);
-        });
+        run<T>(
+            "finalize_y, padded both, float4", n, fin_p, d, g, fy, true, fields_bytes(fy, 2), [&] {
+              const long long span = g.at(n - 1, n - 1, 0) - g.at(0, -1, 0) + 1;
+              plane_vec_k<T, float4>
+                  <<<dim3(unsigned((span / 4 + THREADS) / THREADS), n), THREADS>>>(fin_p, fy, line);
+            });
       }
     } else {
       run<T>("finalize_y, whole rows", n, fin, d, g, fy_rows, false, fields_bytes(fy_rows, 2),
@@ -390,16 +429,17 @@ void study(int n) {
              });
       CK(cudaFree(packed_2.p[0]));
       for (const int bytes : {32, 64, 128}) {
-        const int f = bytes / int(sizeof(T));
-        const std::string y = "finalize_y, fill " + std::to_string(bytes) + " B",
-                          x = "finalize_x, fill " + std::to_string(bytes) + " B",
+        const int f          = bytes / int(sizeof(T));
+        const std::string y  = "finalize_y, fill " + std::to_string(bytes) + " B",
+                          x  = "finalize_x, fill " + std::to_string(bytes) + " B",
                           dx = "flux_difference_x, fill " + std::to_string(bytes) + " B";
         run<T>(y.c_str(), n, fin, d, g, fy, true, fields_bytes(fy, 2),
                [&] { plane_launch<T>(fin, g, fy, line, f); });
         run<T>(x.c_str(), n, fin, d, g, fx, true, fields_bytes(fx, 2),
                [&] { plane_launch<T>(fin, g, fx, line, f); });
-        run<T>(dx.c_str(), n, fdx_op<T>{d, a, inv, g}, d, g, in, true, fields_bytes(in, 2),
-               [&] { plane_launch<T>(fdx_op<T>{d, a, inv, g}, g, in, line, f); });
+        run<T>(dx.c_str(), n, fdx_op<T>{d, a, inv, g}, d, g, in, true, fields_bytes(in, 2), [&] {
+          plane_launch<T>(fdx_op<T>{d, a, inv, g}, g, in, line, f);
+        });
       }
     }
     const fdx_op<T> fd{d, a, inv, g};
@@ -420,7 +460,11 @@ void study(int n) {
 int main(int argc, char** argv) {
   const bool ncu = argc > 1 && !strcmp(argv[1], "ncu");
   if (argc > 1 && !ncu) {
-    printf("usage: %s [ncu]\n  no argument: every variant at 128, 200, 201 and 256 (cubes, 4 ghost layers, 8\n  variables), FP32 and FP64; ncu: each variant launched once after its check, 201^3 only\n", argv[0]);
+    printf(
+        "usage: %s [ncu]\n  no argument: every variant at 128, 200, 201 and 256 (cubes, 4 ghost "
+        "layers, 8\n  variables), FP32 and FP64; ncu: each variant launched once after its check, "
+        "201^3 only\n",
+        argv[0]);
     return strcmp(argv[1], "--help") ? 2 : 0;
   }
   const size_t bytes = size_t(1) << 30;
@@ -439,7 +483,8 @@ int main(int argc, char** argv) {
     CK(cudaEventSynchronize(e1));
     float ms;
     CK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r && ms < best) best = ms;
+    if (r && ms < best)
+      best = ms;
   }
   ref_bw = 2.0 * bytes / (best * 1e-3);
   printf("reference: 1 GiB cudaMemcpy, %.3f TB/s\n", ref_bw / 1e12);
