@@ -13,8 +13,11 @@
 // variants, which write the ghosts too; the "check's test" variant leaves a row out on purpose and
 // must read WRONG) and timed as the best and the median of 30 launches after one, as a share of a
 // 1 GiB cudaMemcpy of the same process. "ncu" runs every variant once at 201^3 (for ncu's DRAM
-// counters). round1_*.txt ran before the fill, pack and flat variants were added, round2_*.txt
-// before the pack and flat ones; round3_*.txt is this source.
+// counters). "fd" runs flux_difference_y and _z in place, in loopnest's form and on whole rows,
+// beside a cudaMemcpy of their ideal bytes. round1_*.txt ran before the fill, pack and flat
+// variants were added, round2_*.txt before the pack and flat ones; round3_*.txt before the "fd"
+// mode. fd_*.txt ran "fd" before the variants with more cells a thread (fd_multi_k) were added;
+// fd2_*.txt is this source.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 row_ends_study.cu. See ../README.md.
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -133,6 +136,42 @@ struct fdx_op {
   }
 };
 
+// flux_difference along y (D = 1) or z (D = 2), in place as loopnest's:
+// r(v)(i, j, k) = fma(inv(j or k), f(v)(i, j - 1, k) - f(v)(i, j, k), r(v)(i, j, k)).
+template <class T, int D>
+struct fdyz_op {
+  fields<T> r;
+  fields<T> f;
+  fields<T> r0;  // r before the launch (the check's reference)
+  const T* inv;  // indexed by j + G or k + G
+  geom gd;
+  __device__ long long below(long long o) const { return o - (D == 1 ? gd.pitch : gd.plane()); }
+  __device__ void operator()(int i, int j, int k) const {
+    const long long o = gd.at(i, j, k), ob = below(o);
+    const T s = __ldg(inv + (D == 1 ? j : k) + G);
+#pragma unroll 1
+    for (int v = 0; v < NV; v += 4) {
+      T a[4], b[4], c[4];
+#pragma unroll
+      for (int g = 0; g < 4; ++g) {
+        a[g] = __ldg(f.p[v + g] + ob);
+        b[g] = __ldg(f.p[v + g] + o);
+        c[g] = r.p[v + g][o];
+      }
+#pragma unroll
+      for (int g = 0; g < 4; ++g)
+        r.p[v + g][o] = fma(s, a[g] - b[g], c[g]);
+    }
+  }
+  __device__ void fill(long long o) const {
+    fill_fields(r, o);
+  }
+  __device__ T expected(int i, int j, int k, int v) const {
+    const long long o = gd.at(i, j, k);
+    return fma(inv[(D == 1 ? j : k) + G], f.p[v][below(o)] - f.p[v][o], r0.p[v][o]);
+  }
+};
+
 __device__ bool in_box(const geom& gd, const box& b, long long e) {
   const long long row = e / gd.pitch;
   const int i = int(e - row * gd.pitch) - gd.lead, j = int(row % gd.rows) - G,
@@ -162,6 +201,58 @@ __global__ void __launch_bounds__(THREADS) plane_k(Op op, geom gd, box b, int li
   }
   op(i, j, k);
 }
+// flux_difference_y/z in loopnest's plane form with C cells a thread (THREADS apart) and the
+// variables in groups of VG, every load of a group's cells issued before its stores.
+template <class T, int D, int C, int VG>
+__global__ void __launch_bounds__(THREADS) fd_multi_k(fdyz_op<T, D> op, box b, int line) {
+  const geom gd         = op.gd;
+  const int k           = b.lo[2] + blockIdx.y;
+  const long long first = gd.at(b.lo[0], b.lo[1], k), plane0 = gd.at(-gd.lead, -G, k);
+  const long long e0 =
+      (first & ~(long long)(line - 1)) + (long long)blockIdx.x * THREADS * C + threadIdx.x;
+  long long o[C];
+  bool in[C];
+  T s[C];
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const long long p = e0 + c * THREADS - plane0;
+    const int row = int(p / gd.pitch), i = int(p - (long long)row * gd.pitch) - gd.lead,
+              j = row - G;
+    in[c]       = p >= 0 && i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1];
+    o[c]        = e0 + c * THREADS;
+    s[c]        = in[c] ? __ldg(op.inv + (D == 1 ? j : k) + G) : T(0);
+  }
+  const long long down = D == 1 ? gd.pitch : gd.plane();
+#pragma unroll 1
+  for (int v = 0; v < NV; v += VG) {
+    T a[C][VG], x[C][VG], r[C][VG];
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+      for (int g = 0; g < VG; ++g)
+        if (in[c]) {
+          a[c][g] = __ldg(op.f.p[v + g] + o[c] - down);
+          x[c][g] = __ldg(op.f.p[v + g] + o[c]);
+          r[c][g] = op.r.p[v + g][o[c]];
+        }
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+      for (int g = 0; g < VG; ++g)
+        if (in[c])
+          op.r.p[v + g][o[c]] = fma(s[c], a[c][g] - x[c][g], r[c][g]);
+  }
+}
+template <class T, int D, int C, int VG>
+void fd_multi_launch(const fdyz_op<T, D>& op, const box& b, int line) {
+  const geom& gd       = op.gd;
+  const long long span = gd.at(b.hi[0] - 1, b.hi[1] - 1, 0) -
+                         (gd.at(b.lo[0], b.lo[1], 0) & ~(long long)(line - 1)) + 1;
+  fd_multi_k<T, D, C, VG>
+      <<<dim3(unsigned((span + THREADS * C - 1) / (THREADS * C)), b.hi[2] - b.lo[2]), THREADS>>>(
+          op, b, line);
+}
+
 // finalize with V-element vectors: rows whose lead, pitch and source layout are multiples of V,
 // the partial vector at a row's end element by element.
 template <class T, class VT>
@@ -244,8 +335,9 @@ void flat_launch(const fields<T>& dst, const fields<T>& src, const geom& g, bool
 }
 
 // The independent check: one thread per element of the destination, 3D indices.
+// Outside the box every element must still be poisoned (outside, no keep) or equal to keep's.
 template <class T, class Op>
-__global__ void check_k(Op op, fields<T> dst, geom gd, box b, bool outside,
+__global__ void check_k(Op op, fields<T> dst, geom gd, box b, bool outside, const fields<T>* keep,
                         unsigned long long* wrong) {
   using U           = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
   const long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -258,9 +350,11 @@ __global__ void check_k(Op op, fields<T> dst, geom gd, box b, bool outside,
   const bool in =
       i >= b.lo[0] && i < b.hi[0] && j >= b.lo[1] && j < b.hi[1] && k >= b.lo[2] && k < b.hi[2];
   const T got = dst.p[v][e];
-  U bits;
+  U bits, kept = ~U(0);
   memcpy(&bits, &got, sizeof(T));
-  if (in ? !(got == op.expected(i, j, k, v)) : outside && bits != ~U(0)) {
+  if (keep)
+    memcpy(&kept, keep->p[v] + e, sizeof(T));
+  if (in ? !(got == op.expected(i, j, k, v)) : outside && bits != kept) {
     atomicAdd(wrong, 1ull);
   }
 }
@@ -315,22 +409,9 @@ const char* prec(double) {
   return "fp64";
 }
 
-// Poisons dst, launches once, checks, then times `reps` launches.
-template <class T, class Op, class L>
-void run(const char* name, int n, const Op& op, const fields<T>& dst, const geom& gd, const box& b,
-         bool outside, double bytes, L launch) {
-  for (int v = 0; v < NV; ++v)
-    CK(cudaMemset(dst.p[v], 0xff, sizeof(T) * gd.size()));
-  launch();
-  CK(cudaGetLastError());
-  unsigned long long* wrong;
-  CK(cudaMallocManaged(&wrong, sizeof(*wrong)));
-  *wrong = 0;
-  check_k<<<dim3(unsigned((gd.size() + 255) / 256), NV), 256>>>(op, dst, gd, b, outside, wrong);
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  const unsigned long long w = *wrong;
-  CK(cudaFree(wrong));
+// Times `reps` launches; w: the wrong elements its check found.
+template <class T, class L>
+void time_only(const char* name, int n, double bytes, unsigned long long w, L launch) {
   std::vector<float> ms;
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
@@ -353,6 +434,39 @@ void run(const char* name, int n, const Op& op, const fields<T>& dst, const geom
          100 * bytes / best / ref_bw, 100 * bytes / med / ref_bw, w ? "WRONG" : "ok");
   if (w)
     printf("  %llu wrong elements\n", w);
+}
+
+// Poisons dst (or, with keep, copies keep into it), launches once, checks, then times `reps`
+// launches.
+template <class T, class Op, class L>
+void run(const char* name, int n, const Op& op, const fields<T>& dst, const geom& gd, const box& b,
+         bool outside, double bytes, L launch, const fields<T>* keep = nullptr) {
+  for (int v = 0; v < NV; ++v) {
+    if (keep) {
+      CK(cudaMemcpy(dst.p[v], keep->p[v], sizeof(T) * gd.size(), cudaMemcpyDeviceToDevice));
+    } else {
+      CK(cudaMemset(dst.p[v], 0xff, sizeof(T) * gd.size()));
+    }
+  }
+  launch();
+  CK(cudaGetLastError());
+  unsigned long long* wrong;
+  CK(cudaMallocManaged(&wrong, sizeof(*wrong)));
+  *wrong          = 0;
+  fields<T>* kept = nullptr;
+  if (keep) {
+    CK(cudaMallocManaged(&kept, sizeof(*kept)));
+    *kept = *keep;
+  }
+  check_k<<<dim3(unsigned((gd.size() + 255) / 256), NV), 256>>>(op, dst, gd, b, outside, kept,
+                                                                wrong);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  const unsigned long long w = *wrong;
+  CK(cudaFree(wrong));
+  if (kept)
+    CK(cudaFree(kept));
+  time_only<T>(name, n, bytes, w, launch);
 }
 
 template <class T, class Op>
@@ -457,15 +571,74 @@ void study(int n) {
   }
 }
 
+// flux_difference_y and _z: loopnest's form, rows written ghost to ghost, and a cudaMemcpy of
+// the loop's ideal bytes (each interior element of flux and rhs read once, rhs written once).
+template <class T>
+void study_fd(int n) {
+  constexpr int line = 128 / sizeof(T);
+  const geom g       = issue_geom(n);
+  const box in{{0, 0, 0}, {n, n, n}}, in_rows{{-G, 0, 0}, {n + G, n, n}};
+  const double ideal = 3.0 * sizeof(T) * in.cells() * NV;
+  fields<T> f = alloc_fields<T>(g, 11u), r = alloc_fields<T>(g, 23u), r0 = alloc_fields<T>(g, 29u);
+  T* inv = alloc<T>(n + 2 * G, 41u);
+  const fdyz_op<T, 1> fy{r, f, r0, inv, g};
+  const fdyz_op<T, 2> fz{r, f, r0, inv, g};
+  if (n == 201) {
+    // The check itself: the loop over the interior read against rows ghost to ghost.
+    run<T>(
+        "fd check's test: x ghosts (WRONG)", n, fy, r, g, in_rows, false, ideal,
+        [&] { plane_launch<T>(fy, g, in, line); }, &r0);
+  }
+  run<T>(
+      "flux_difference_y", n, fy, r, g, in, true, ideal, [&] { plane_launch<T>(fy, g, in, line); },
+      &r0);
+  run<T>(
+      "flux_difference_y, whole rows", n, fy, r, g, in_rows, false, ideal,
+      [&] { plane_launch<T>(fy, g, in_rows, line); }, &r0);
+  run<T>(
+      "flux_difference_y, 8 variables a group", n, fy, r, g, in, true, ideal,
+      [&] { fd_multi_launch<T, 1, 1, 8>(fy, in, line); }, &r0);
+  run<T>(
+      "flux_difference_y, 2 cells a thread", n, fy, r, g, in, true, ideal,
+      [&] { fd_multi_launch<T, 1, 2, 4>(fy, in, line); }, &r0);
+  run<T>(
+      "flux_difference_y, 4 cells, 2 a group", n, fy, r, g, in, true, ideal,
+      [&] { fd_multi_launch<T, 1, 4, 2>(fy, in, line); }, &r0);
+  run<T>(
+      "flux_difference_z", n, fz, r, g, in, true, ideal, [&] { plane_launch<T>(fz, g, in, line); },
+      &r0);
+  run<T>(
+      "flux_difference_z, 2 cells a thread", n, fz, r, g, in, true, ideal,
+      [&] { fd_multi_launch<T, 2, 2, 4>(fz, in, line); }, &r0);
+  run<T>(
+      "flux_difference_z, whole rows", n, fz, r, g, in_rows, false, ideal,
+      [&] { plane_launch<T>(fz, g, in_rows, line); }, &r0);
+  const size_t half = size_t(ideal / 2);
+  char *from, *to;
+  CK(cudaMalloc(&from, half));
+  CK(cudaMalloc(&to, half));
+  CK(cudaMemset(from, 1, half));
+  time_only<T>("cudaMemcpy of the ideal bytes", n, ideal, 0,
+               [&] { CK(cudaMemcpyAsync(to, from, half, cudaMemcpyDeviceToDevice)); });
+  CK(cudaFree(from));
+  CK(cudaFree(to));
+  free_fields(f);
+  free_fields(r);
+  free_fields(r0);
+  CK(cudaFree(inv));
+}
+
 int main(int argc, char** argv) {
-  const bool ncu = argc > 1 && !strcmp(argv[1], "ncu");
-  if (argc > 1 && !ncu) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool ncu = mode == "ncu" || mode == "fd-ncu", fd = mode == "fd" || mode == "fd-ncu";
+  if (argc > 1 && !ncu && !fd) {
     printf(
-        "usage: %s [ncu]\n  no argument: every variant at 128, 200, 201 and 256 (cubes, 4 ghost "
-        "layers, 8\n  variables), FP32 and FP64; ncu: each variant launched once after its check, "
-        "201^3 only\n",
+        "usage: %s [ncu | fd | fd-ncu]\n  no argument: every variant but flux_difference_y/z at "
+        "128, 200, 201 and 256\n  (cubes, 4 ghost layers, 8 variables), FP32 and FP64; fd: "
+        "flux_difference_y/z only;\n  ncu, fd-ncu: each variant launched once after its check, "
+        "201^3 only (fd-ncu: 128^3 too)\n",
         argv[0]);
-    return strcmp(argv[1], "--help") ? 2 : 0;
+    return mode == "--help" ? 0 : 2;
   }
   const size_t bytes = size_t(1) << 30;
   char *a, *b;
@@ -490,13 +663,20 @@ int main(int argc, char** argv) {
   printf("reference: 1 GiB cudaMemcpy, %.3f TB/s\n", ref_bw / 1e12);
   CK(cudaFree(a));
   CK(cudaFree(b));
-  if (ncu) {
+  if (ncu)
     reps = 1;
-    study<float>(201);
-    study<double>(201);
+  if (fd) {
+    for (int n : {128, 200, 201, 256}) {
+      if (ncu && n != 128 && n != 201)
+        continue;
+      study_fd<float>(n);
+      study_fd<double>(n);
+    }
     return 0;
   }
   for (int n : {128, 200, 201, 256}) {
+    if (ncu && n != 201)
+      continue;
     study<float>(n);
     study<double>(n);
   }

@@ -5,11 +5,15 @@
 // destination's (y or z), c the third. Every variant is verified element by element against the
 // source (poisoned output) and timed as the best of 15 launches after one warm-up, as a share of
 // a 1 GiB cudaMemcpy of the same process (ideal bytes: each element read once, written once).
-// Argument: the round (1 to 3, default 3). Build: nvcc -O3 -arch=sm_90 -std=c++17
-// transpose_study.cu. See ../README.md.
+// Argument: the round (1 to 5, default 5; round4*.txt are the first with the "columns" kernels,
+// round5*.txt with the cp.async ones), or "ncu" (round 5 at 209 only, one timed launch a
+// variant; round4_ncu.txt ran round 4). Build: nvcc -O3 -arch=sm_90
+// -std=c++17 transpose_study.cu. See ../README.md.
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 #define CK(x)                                                               \
   do {                                                                      \
@@ -141,6 +145,102 @@ __global__ void __launch_bounds__(NT, MINB) transpose_k(args<T> p) {
     tile_rounds<T, B, VR, DB, I, NT>(p, ta * TILE, tb * B, c, 0, NV, smem);
 }
 
+// A block moves W elements of a along every b of plane c for one variable ("columns"): each of
+// its W destination runs is whole (all of b), so that the runs of consecutive a are adjacent
+// where the destination's a stride is the extent of b (direction y). The scratch holds the runs
+// with an odd pitch (no bank conflicts either way). U loads a thread in flight; with ALIGN each
+// warp's stores start on a 128-byte line of its run, otherwise at the run's first element.
+template <class T, int W, int U, bool ALIGN, int NT>
+__global__ void __launch_bounds__(NT) columns_k(args<T> p) {
+  extern __shared__ __align__(16) unsigned char raw[];
+  T* sm         = reinterpret_cast<T*>(raw);
+  const shape s = p.s;
+  const int nb = s.n, pitch = s.n | 1;
+  int n        = blockIdx.x;
+  const int a0 = (n % p.tiles) * W;
+  n /= p.tiles;
+  const int c = n % s.n, v = n / s.n;
+  const int na = min(W, s.n - a0);
+  const int ia = threadIdx.x % W, rr = threadIdx.x / W;
+  constexpr int RPL = NT / W;
+  const T* src      = p.src[v] + a0 + ia + (long long)c * s.sc_s;
+  for (int b0 = rr; b0 < nb; b0 += RPL * U) {
+    T x[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (ia < na && b0 + RPL * u < nb)
+        x[u] = __ldg(src + (long long)(b0 + RPL * u) * s.sb_s);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (ia < na && b0 + RPL * u < nb)
+        sm[ia * pitch + b0 + RPL * u] = x[u];
+  }
+  __syncthreads();
+  constexpr int line = 128 / sizeof(T);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int r = warp; r < na; r += NT / 32) {
+    T* d = p.dst + v * s.cells + (long long)(a0 + r) * s.sa_d + (long long)c * s.sc_d;
+    const int phase =
+        ALIGN ? int((reinterpret_cast<unsigned long long>(d) / sizeof(T)) & (line - 1)) : 0;
+    for (int ib = lane - phase; ib < nb; ib += 32)
+      if (ib >= 0)
+        d[ib] = sm[r * pitch + ib];
+  }
+}
+
+// One variable's 32 x B tile (a, b) of planes c0 .. c0 + P - 1 in turn, loaded with cp.async
+// straight into scratch (no registers: more loads in flight a thread and more blocks an SM); with
+// P > 1 the next plane's loads are in flight during the current plane's stores (two buffers).
+template <class T, int B, int P, int NT>
+__global__ void __launch_bounds__(NT) async_k(args<T> p) {
+  extern __shared__ __align__(16) unsigned char raw[];
+  T* smem          = reinterpret_cast<T*>(raw);
+  constexpr int RP = NT / 32, R = B / RP, PITCH = TILE + 1, BUF = B * PITCH;
+  const shape s      = p.s;
+  const int tb_count = (s.n + B - 1) / B, groups = (s.n + P - 1) / P;
+  int n        = blockIdx.x;
+  const int a0 = (n % p.tiles) * TILE;
+  n /= p.tiles;
+  const int b0 = (n % tb_count) * B;
+  n /= tb_count;
+  const int c0 = (n % groups) * P, v = n / groups;
+  const int c1 = min(c0 + P, s.n);
+  const int na = min(TILE, s.n - a0), nb = min(B, s.n - b0);
+  const int tx = threadIdx.x & 31, ty = threadIdx.x >> 5;
+  const T* src = p.src[v] + a0 + tx + (b0 + ty) * s.sb_s;
+  auto issue   = [&](int c, T* t) {
+    if (tx < na) {
+#pragma unroll
+      for (int u = 0; u < R; ++u)
+        if (ty + RP * u < nb)
+          __pipeline_memcpy_async(t + (ty + RP * u) * PITCH + tx,
+                                  src + (RP * u) * s.sb_s + c * s.sc_s, sizeof(T));
+    }
+    __pipeline_commit();
+  };
+  issue(c0, smem);
+  for (int c = c0; c < c1; ++c) {
+    T* t = smem + ((c - c0) & 1) * BUF;
+    if (c + 1 < c1) {
+      issue(c + 1, smem + ((c + 1 - c0) & 1) * BUF);
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(0);
+    }
+    __syncthreads();
+    T* d = p.dst + v * s.cells + (a0 + ty) * s.sa_d + b0 + tx + c * s.sc_d;
+#pragma unroll
+    for (int h = 0; h < B / 32; ++h)
+#pragma unroll
+      for (int u = 0; u < TILE / RP; ++u) {
+        const int ia = ty + RP * u, ib = tx + 32 * h;
+        if (ia < na && ib < nb)
+          d[(RP * u) * s.sa_d + 32 * h] = t[ib * PITCH + ia];
+      }
+    __syncthreads();
+  }
+}
+
 template <class T>
 __global__ void check_k(args<T> p, unsigned long long* wrong) {
   const shape s     = p.s;
@@ -163,6 +263,8 @@ __global__ void fill_k(T* x, long long count, unsigned seed) {
     x[i] = T(0.5) + T(((i * 2654435761ull + seed) >> 7) % 1000003) / T(1000003);
 }
 
+int reps = 15;  // timed launches after the first (1 under "ncu")
+
 struct timer {
   cudaEvent_t e0, e1;
   timer() {
@@ -174,7 +276,7 @@ struct timer {
     f();
     CK(cudaDeviceSynchronize());
     float best = 1e30f;
-    for (int k = 0; k < 15; ++k) {
+    for (int k = 0; k < reps; ++k) {
       CK(cudaEventRecord(e0));
       f();
       CK(cudaEventRecord(e1));
@@ -197,6 +299,53 @@ void run(const char* name, args<T> p, unsigned long long* wrong) {
   const long long blocks = (long long)p.tiles * tb_count * p.s.n * (ONE_VAR ? NV : 1);
   const size_t smem      = sizeof(T) * (DB ? 2 : 1) * VR * B * (TILE + 1);
   auto k                 = transpose_k<T, B, VR, DB, ONE_VAR, MINB, I, ORDER, NT>;
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, k));
+  CK(cudaMemset(p.dst, 0xff, sizeof(T) * NV * p.s.cells));
+  k<<<blocks, NT, smem>>>(p);
+  CK(cudaGetLastError());
+  CK(cudaMemset(wrong, 0, sizeof *wrong));
+  check_k<<<(NV * p.s.cells + 255) / 256, 256>>>(p, wrong);
+  unsigned long long bad;
+  CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
+  timer t;
+  const float ms    = t.best_ms([&] { k<<<blocks, NT, smem>>>(p); });
+  const double rate = 2.0 * sizeof(T) * NV * p.s.cells / (ms * 1e-3);
+  std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
+              ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
+}
+
+template <class T, int W, int U, bool ALIGN, int NT = 256>
+void run_columns(const char* name, args<T> p, unsigned long long* wrong) {
+  const int tiles        = (p.s.n + W - 1) / W;
+  const long long blocks = (long long)tiles * p.s.n * NV;
+  const size_t smem      = sizeof(T) * W * (p.s.n | 1);
+  args<T> q              = p;
+  q.tiles                = tiles;
+  auto k                 = columns_k<T, W, U, ALIGN, NT>;
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, k));
+  CK(cudaMemset(q.dst, 0xff, sizeof(T) * NV * q.s.cells));
+  k<<<blocks, NT, smem>>>(q);
+  CK(cudaGetLastError());
+  CK(cudaMemset(wrong, 0, sizeof *wrong));
+  check_k<<<(NV * q.s.cells + 255) / 256, 256>>>(q, wrong);
+  unsigned long long bad;
+  CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
+  timer t;
+  const float ms    = t.best_ms([&] { k<<<blocks, NT, smem>>>(q); });
+  const double rate = 2.0 * sizeof(T) * NV * q.s.cells / (ms * 1e-3);
+  std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
+              ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
+}
+
+template <class T, int B, int P, int NT = 256>
+void run_async(const char* name, args<T> p, unsigned long long* wrong) {
+  const long long blocks = (long long)p.tiles * ((p.s.n + B - 1) / B) * ((p.s.n + P - 1) / P) * NV;
+  const size_t smem      = sizeof(T) * (P > 1 ? 2 : 1) * B * (TILE + 1);
+  auto k                 = async_k<T, B, P, NT>;
   CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, k));
@@ -259,6 +408,23 @@ void study(int round, int n, int dir) {
     run<T, 64, 1, false, true, 8>("one var, 32x64, 8 blocks", p, wrong);
     run<T, 128, 1, false, true, 1>("one var, 32x128", p, wrong);
     run<T, 128, 1, false, true, 1, int, 1>("one var, 32x128, v fastest", p, wrong);
+  } else if (round == 5) {
+    run<T, 64, 1, false, true, 1>("one var, 32x64", p, wrong);
+    run_async<T, 64, 1>("cp.async 32x64", p, wrong);
+    run_async<T, 128, 1>("cp.async 32x128", p, wrong);
+    run_async<T, 256, 1>("cp.async 32x256", p, wrong);
+    run_async<T, 64, 4>("cp.async 32x64, 4 planes piped", p, wrong);
+    run_async<T, 64, 8>("cp.async 32x64, 8 planes piped", p, wrong);
+    run_async<T, 128, 4>("cp.async 32x128, 4 planes piped", p, wrong);
+    run_async<T, 32, 8>("cp.async 32x32, 8 planes piped", p, wrong);
+  } else if (round == 4) {
+    run<T, 64, 1, false, true, 1>("one var, 32x64", p, wrong);
+    run_columns<T, 32, 8, true>("columns 32, aligned runs", p, wrong);
+    run_columns<T, 32, 8, false>("columns 32, unaligned runs", p, wrong);
+    run_columns<T, 32, 16, true>("columns 32, 16 loads, aligned", p, wrong);
+    run_columns<T, 16, 8, true>("columns 16, aligned runs", p, wrong);
+    run_columns<T, 64, 8, true>("columns 64, aligned runs", p, wrong);
+    run_columns<T, 32, 8, true, 512>("columns 32, 512 threads, aligned", p, wrong);
   } else {
     run<T, 64, 1, false, true, 1>("one var, 32x64", p, wrong);
     run<T, 64, 1, false, true, 1, int, 3>("one var, 32x64, (b, a, c, v)", p, wrong);
@@ -276,7 +442,11 @@ void study(int round, int n, int dir) {
 }
 
 int main(int argc, char** argv) {
-  const int round    = argc > 1 ? std::atoi(argv[1]) : 3;
+  // "ncu": round 5 at 209 only, one timed launch a variant (for ncu's counters)
+  const bool ncu  = argc > 1 && std::string(argv[1]) == "ncu";
+  const int round = ncu ? 5 : argc > 1 ? std::atoi(argv[1]) : 5;
+  if (ncu)
+    reps = 1;
   const size_t bytes = size_t{1} << 30;
   void *a, *b;
   CK(cudaMalloc(&a, bytes));
@@ -290,6 +460,8 @@ int main(int argc, char** argv) {
   CK(cudaFree(b));
   for (int n : {136, 209, 264})
     for (int dir : {1, 2}) {
+      if (ncu && n != 209)
+        continue;
       study<float>(round, n, dir);
       study<double>(round, n, dir);
     }
