@@ -40,6 +40,20 @@ struct args {
   int tiles;  // tiles along a (and b)
 };
 
+// Thread (tx, ty) of a tile's NT = 32 RP threads stores its columns of the transposed tile t
+// (TILE x B elements, rows of `pitch`) to d, the destination of its first element.
+template <class T, int B, int RP, class I>
+__device__ void store_tile(T* d, const T* t, int pitch, int sa_d, int tx, int ty, int na, int nb) {
+#pragma unroll
+  for (int h = 0; h < B / 32; ++h)
+#pragma unroll
+    for (int u = 0; u < TILE / RP; ++u) {
+      const int ia = ty + RP * u, ib = tx + 32 * h;
+      if (ia < na && ib < nb)
+        d[I(RP * u) * sa_d + 32 * h] = t[ib * pitch + ia];
+    }
+}
+
 // Tile (a0, b0) of plane c for variables [v0, v1): B rows of TILE along b per round of loads
 // (R = B / (NT / 32) per thread of NT), VR variables per round, DB double-buffered scratch (one
 // barrier a round) or a single tile (two barriers a round, the next round's loads before the stores
@@ -82,15 +96,8 @@ __device__ void tile_rounds(const args<T>& p, int a0, int b0, int c, int v0, int
 #pragma unroll
     for (int w = 0; w < VR; ++w) {
       if (v + w < v1) {
-        T* d = p.dst + (long long)(v + w) * s.cells + dst_off;
-#pragma unroll
-        for (int h = 0; h < B / 32; ++h)
-#pragma unroll
-          for (int u = 0; u < TILE / RP; ++u) {
-            const int ia = ty + RP * u, ib = tx + 32 * h;
-            if (ia < na && ib < nb)
-              d[I(RP * u) * s.sa_d + 32 * h] = t[w * B * P + ib * P + ia];
-          }
+        store_tile<T, B, RP, I>(p.dst + (long long)(v + w) * s.cells + dst_off, t + w * B * P, P,
+                                s.sa_d, tx, ty, na, nb);
       }
     }
     if (DB) {
@@ -228,15 +235,8 @@ __global__ void __launch_bounds__(NT) async_k(args<T> p) {
       __pipeline_wait_prior(0);
     }
     __syncthreads();
-    T* d = p.dst + v * s.cells + (a0 + ty) * s.sa_d + b0 + tx + c * s.sc_d;
-#pragma unroll
-    for (int h = 0; h < B / 32; ++h)
-#pragma unroll
-      for (int u = 0; u < TILE / RP; ++u) {
-        const int ia = ty + RP * u, ib = tx + 32 * h;
-        if (ia < na && ib < nb)
-          d[(RP * u) * s.sa_d + 32 * h] = t[ib * PITCH + ia];
-      }
+    store_tile<T, B, RP, int>(p.dst + v * s.cells + (a0 + ty) * s.sa_d + b0 + tx + c * s.sc_d, t,
+                              PITCH, s.sa_d, tx, ty, na, nb);
     __syncthreads();
   }
 }
@@ -292,75 +292,49 @@ struct timer {
 
 double copy_rate;  // bytes a second of a 1 GiB cudaMemcpy
 
+// Poisons the destination, launches kernel k once, checks it, then times it.
+template <class T, class K>
+void measure(const char* name, K k, long long blocks, int threads, size_t smem, args<T> p,
+             unsigned long long* wrong) {
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  cudaFuncAttributes fa;
+  CK(cudaFuncGetAttributes(&fa, k));
+  CK(cudaMemset(p.dst, 0xff, sizeof(T) * NV * p.s.cells));
+  k<<<blocks, threads, smem>>>(p);
+  CK(cudaGetLastError());
+  CK(cudaMemset(wrong, 0, sizeof *wrong));
+  check_k<<<(NV * p.s.cells + 255) / 256, 256>>>(p, wrong);
+  unsigned long long bad;
+  CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
+  timer t;
+  const float ms    = t.best_ms([&] { k<<<blocks, threads, smem>>>(p); });
+  const double rate = 2.0 * sizeof(T) * NV * p.s.cells / (ms * 1e-3);
+  std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
+              ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
+}
+
 template <class T, int B, int VR, bool DB, bool ONE_VAR, int MINB, class I = int, int ORDER = 0,
           int NT = 256>
 void run(const char* name, args<T> p, unsigned long long* wrong) {
   const int tb_count     = (p.s.n + B - 1) / B;
   const long long blocks = (long long)p.tiles * tb_count * p.s.n * (ONE_VAR ? NV : 1);
   const size_t smem      = sizeof(T) * (DB ? 2 : 1) * VR * B * (TILE + 1);
-  auto k                 = transpose_k<T, B, VR, DB, ONE_VAR, MINB, I, ORDER, NT>;
-  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, k));
-  CK(cudaMemset(p.dst, 0xff, sizeof(T) * NV * p.s.cells));
-  k<<<blocks, NT, smem>>>(p);
-  CK(cudaGetLastError());
-  CK(cudaMemset(wrong, 0, sizeof *wrong));
-  check_k<<<(NV * p.s.cells + 255) / 256, 256>>>(p, wrong);
-  unsigned long long bad;
-  CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
-  timer t;
-  const float ms    = t.best_ms([&] { k<<<blocks, NT, smem>>>(p); });
-  const double rate = 2.0 * sizeof(T) * NV * p.s.cells / (ms * 1e-3);
-  std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
-              ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
+  measure(name, transpose_k<T, B, VR, DB, ONE_VAR, MINB, I, ORDER, NT>, blocks, NT, smem, p, wrong);
 }
 
 template <class T, int W, int U, bool ALIGN, int NT = 256>
 void run_columns(const char* name, args<T> p, unsigned long long* wrong) {
-  const int tiles        = (p.s.n + W - 1) / W;
-  const long long blocks = (long long)tiles * p.s.n * NV;
-  const size_t smem      = sizeof(T) * W * (p.s.n | 1);
   args<T> q              = p;
-  q.tiles                = tiles;
-  auto k                 = columns_k<T, W, U, ALIGN, NT>;
-  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, k));
-  CK(cudaMemset(q.dst, 0xff, sizeof(T) * NV * q.s.cells));
-  k<<<blocks, NT, smem>>>(q);
-  CK(cudaGetLastError());
-  CK(cudaMemset(wrong, 0, sizeof *wrong));
-  check_k<<<(NV * q.s.cells + 255) / 256, 256>>>(q, wrong);
-  unsigned long long bad;
-  CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
-  timer t;
-  const float ms    = t.best_ms([&] { k<<<blocks, NT, smem>>>(q); });
-  const double rate = 2.0 * sizeof(T) * NV * q.s.cells / (ms * 1e-3);
-  std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
-              ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
+  q.tiles                = (p.s.n + W - 1) / W;
+  const long long blocks = (long long)q.tiles * p.s.n * NV;
+  measure(name, columns_k<T, W, U, ALIGN, NT>, blocks, NT, sizeof(T) * W * (p.s.n | 1), q, wrong);
 }
 
 template <class T, int B, int P, int NT = 256>
 void run_async(const char* name, args<T> p, unsigned long long* wrong) {
   const long long blocks = (long long)p.tiles * ((p.s.n + B - 1) / B) * ((p.s.n + P - 1) / P) * NV;
   const size_t smem      = sizeof(T) * (P > 1 ? 2 : 1) * B * (TILE + 1);
-  auto k                 = async_k<T, B, P, NT>;
-  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  cudaFuncAttributes fa;
-  CK(cudaFuncGetAttributes(&fa, k));
-  CK(cudaMemset(p.dst, 0xff, sizeof(T) * NV * p.s.cells));
-  k<<<blocks, NT, smem>>>(p);
-  CK(cudaGetLastError());
-  CK(cudaMemset(wrong, 0, sizeof *wrong));
-  check_k<<<(NV * p.s.cells + 255) / 256, 256>>>(p, wrong);
-  unsigned long long bad;
-  CK(cudaMemcpy(&bad, wrong, sizeof bad, cudaMemcpyDeviceToHost));
-  timer t;
-  const float ms    = t.best_ms([&] { k<<<blocks, NT, smem>>>(p); });
-  const double rate = 2.0 * sizeof(T) * NV * p.s.cells / (ms * 1e-3);
-  std::printf("  %-34s regs %3d smem %6zu  %8.1f us  %5.1f%% of copy  %s\n", name, fa.numRegs, smem,
-              ms * 1e3, 100.0 * rate / copy_rate, bad ? "WRONG" : "ok");
+  measure(name, async_k<T, B, P, NT>, blocks, NT, smem, p, wrong);
 }
 
 template <class T>
