@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <climits>
-#include <cstddef>
 #include <string>
 
 #include "field_kernel_checks.hpp"
@@ -75,19 +73,6 @@ TYPED_TEST(field_kernels, transposing_copies_over_many_tiles_match_bit_for_bit) 
   check_transposes<double, Kokkos::LayoutRight>(TypeParam());
   check_transposes<float, Kokkos::LayoutLeft>(TypeParam());
   check_transposes<float, Kokkos::LayoutRight>(TypeParam());
-}
-
-// A tile reaches its rows and columns by int offsets from its first: 64 rows of INT_MAX / 64
-// elements fit, one element more a row does not, and neither does a negative stride.
-TEST(tile_offsets_fit_int, bounds_the_strides_of_a_tiled_transpose) {
-  using loopnest::Impl::tile_offsets_fit_int;
-  constexpr std::ptrdiff_t widest = INT_MAX / 64;
-  EXPECT_TRUE(tile_offsets_fit_int(64, widest));
-  EXPECT_FALSE(tile_offsets_fit_int(64, widest + 1));
-  EXPECT_TRUE(tile_offsets_fit_int(32, 2 * widest));
-  EXPECT_FALSE(tile_offsets_fit_int(32, std::ptrdiff_t{INT_MAX} + 1));
-  EXPECT_TRUE(tile_offsets_fit_int(1, INT_MAX));
-  EXPECT_FALSE(tile_offsets_fit_int(64, -1));
 }
 
 // Boxes that are one run of memory: whole arrays in either layout, the whole rows of one plane,

@@ -65,11 +65,11 @@ inline int unit_stride_dim(const box<3>& b, const std::ptrdiff_t (&stride)[3]) {
 template <class T, int Tile, int Rows, int TeamSize, class Dst, class Src>
 struct transpose_tiles {
   // `lanes` threads read a source row of the tile, `read_rows` rows at once, and write
-  // destination rows likewise. Every trip count is a compile-time constant and each thread
-  // reaches its elements from one address per row or column by int offsets (a tile's offsets fit
-  // an int; launch_transpose_tiles checks): on the H200 that took fewer registers and
-  // instructions than run-time loops indexing by a product, and more of the copy bandwidth than
-  // 64-bit offsets (docs/results/h200/fields_fp32/).
+  // destination rows likewise. Every trip count is a compile-time constant and each thread steps
+  // a pointer by a stride from one address per row or column (it may step past the tile's last
+  // row, but reads and writes only under the guards): on the H200 that took fewer registers and
+  // instructions than run-time loops indexing by a product, and more of the copy bandwidth in all
+  // but one case (docs/results/h200/fields_fp32/).
   static constexpr int lanes     = TeamSize < Tile ? TeamSize : Tile;
   static constexpr int read_rows = TeamSize / lanes;
   static_assert((TeamSize & (TeamSize - 1)) == 0 && (Tile & (Tile - 1)) == 0 &&
@@ -83,8 +83,6 @@ struct transpose_tiles {
   Src src;
   int lower[3], extent[3];
   int tiles_a, tiles_b;
-  // The distance between a thread's consecutive source rows and destination columns.
-  int read_step, write_step;
 
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_bytes() {
     return sizeof(T) * Rows * pitch;
@@ -108,15 +106,16 @@ struct transpose_tiles {
     // + lanes, ... of the transposed tile at its columns ty, ty + read_rows, ...; on GPUs the
     // loops unroll into guarded loads and stores.
     const int tx = r % lanes, ty = r / lanes;
+    const std::ptrdiff_t read_step = read_rows * src.s1, write_step = read_rows * dst.s0;
     for (int ja = 0; ja < Tile / lanes; ++ja) {
       const int ia = tx + ja * lanes;
       if (ia < na) {
-        const T* row = &src(v, first_a + ia, first_b + ty, c);
+        const T* at = &src(v, first_a + ia, first_b + ty, c);
         for (int jb = 0; jb < Rows / read_rows; jb += per_pass) {
           T x[per_pass];
-          for (int u = 0; u < per_pass; ++u) {
+          for (int u = 0; u < per_pass; ++u, at += read_step) {
             if (ty + (jb + u) * read_rows < nb) {
-              x[u] = load_read_only(row[(jb + u) * read_step]);
+              x[u] = load_read_only(*at);
             }
           }
           for (int u = 0; u < per_pass; ++u) {
@@ -132,11 +131,11 @@ struct transpose_tiles {
     for (int h = 0; h < Rows / lanes; ++h) {
       const int ib = tx + h * lanes;
       if (ib < nb) {
-        T* column = &dst(v, first_a + ty, first_b + ib, c);
-        for (int u = 0; u < Tile / read_rows; ++u) {
+        T* at = &dst(v, first_a + ty, first_b + ib, c);
+        for (int u = 0; u < Tile / read_rows; ++u, at += write_step) {
           const int ia = ty + u * read_rows;
           if (ia < na) {
-            column[u * write_step] = tile[ib * pitch + ia];
+            *at = tile[ib * pitch + ia];
           }
         }
       }
@@ -165,27 +164,15 @@ Ref permuted(Ref r, const int (&order)[3]) {
   return r;
 }
 
-// Whether `count` rows `stride` elements apart lie within an int of offsets from the first, as
-// a tile's rows and columns must (transpose_tiles).
-constexpr bool tile_offsets_fit_int(int count, std::ptrdiff_t stride) {
-  return stride >= 0 && stride <= INT_MAX / count;
-}
-
 // Launches the tiles of the copy in `order` (see transpose_tiles) in the shape of Traits (a
-// transpose_shape); returns false where the league or a tile's offsets would not fit an int.
+// transpose_shape); returns false where the league would not fit an int.
 template <class Traits, class Policy, class ExecutionSpace, class Dst, class Src>
 bool launch_transpose_tiles(const ExecutionSpace& exec, const box<3>& cells, const int (&order)[3],
                             int nvar, const Dst& dst, const Src& src, const std::string& label) {
   using value_type = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
   using functor =
       transpose_tiles<value_type, Traits::tile, Traits::rows, Traits::team_size, Dst, Src>;
-  functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0, 0, 0};
-  if (!tile_offsets_fit_int(Traits::rows, f.src.s1) ||
-      !tile_offsets_fit_int(Traits::tile, f.dst.s0)) {
-    return false;
-  }
-  f.read_step  = static_cast<int>(functor::read_rows * f.src.s1);
-  f.write_step = static_cast<int>(functor::read_rows * f.dst.s0);
+  functor f{permuted(dst, order), permuted(src, order), {}, {}, 0, 0};
   for (int d = 0; d < 3; ++d) {
     f.lower[d]  = cells.lower(order[d]);
     f.extent[d] = cells.extent(order[d]);
