@@ -58,7 +58,9 @@ TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp32) {
 // meets full and partial tiles, in both precisions and every layout of fields and buffer.
 template <class T, class Layout, class ExecutionSpace>
 void check_transposes(const ExecutionSpace& exec) {
-  const loopnest_test::grid tiled[] = {{{37, 70, 67}, 2}, {{45, 70}, 1}};
+  // The last grid's arrays are 72 x 72 x 32 elements: its FP32 rows all start on a 32-byte
+  // sector, where CUDA moves the tiles in teams of another shape.
+  const loopnest_test::grid tiled[] = {{{37, 70, 67}, 2}, {{45, 70}, 1}, {{64, 64, 24}, 4}};
   for (const auto& g : tiled) {
     for (const auto order : {loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
       const loopnest_test::kernel_case c{g, 2, 2026, order};
@@ -73,6 +75,32 @@ TYPED_TEST(field_kernels, transposing_copies_over_many_tiles_match_bit_for_bit) 
   check_transposes<double, Kokkos::LayoutRight>(TypeParam());
   check_transposes<float, Kokkos::LayoutLeft>(TypeParam());
   check_transposes<float, Kokkos::LayoutRight>(TypeParam());
+}
+
+// Rows start on a sector of 8 elements where the box's first element, every stride but the
+// stride-1 index's and a packed buffer's variable stride are multiples of 8: whole arrays of 72
+// elements along each index do, the same arrays' interiors (4 ghost layers) and arrays of 209 do
+// not; an index of one element and a field_set's separate variables need no multiple.
+TEST(rows_start_on, a_sector_where_every_row_of_every_variable_does) {
+  using loopnest::Impl::rows_start_on;
+  const auto whole = [](int n) { return loopnest::box<3>{{-4, -4, -4}, {n - 4, n - 4, n - 4}}; };
+  const std::ptrdiff_t n = 72, plane = n * n, base = 4 * (1 + n + plane);
+  const loopnest::field_set_ref<float> fields{nullptr, base, 1, n, plane, 8};
+  EXPECT_TRUE(rows_start_on(whole(72), 0, fields, 8));
+  EXPECT_FALSE(rows_start_on(loopnest::box<3>{{0, 0, 0}, {64, 64, 64}}, 0, fields, 8));
+  const loopnest::field_set_ref<float> odd{nullptr, 4 * (1 + 209 + 209 * 209), 1, 209, 209 * 209,
+                                           8};
+  EXPECT_FALSE(rows_start_on(whole(209), 0, odd, 8));
+  // A packed buffer in (y, x, z) order: y has stride 1.
+  const loopnest::packed_fields_ref<float> packed{nullptr, base, n, 1, plane, n * plane};
+  EXPECT_TRUE(rows_start_on(whole(72), 1, packed, 8));
+  auto shifted = packed;
+  shifted.sv += 4;
+  EXPECT_FALSE(rows_start_on(whole(72), 1, shifted, 8));
+  auto odd_plane = packed;
+  odd_plane.s2 += 1;
+  EXPECT_FALSE(rows_start_on(whole(72), 1, odd_plane, 8));
+  EXPECT_TRUE(rows_start_on(loopnest::box<3>{{-4, -4, 0}, {68, 68, 1}}, 1, odd_plane, 8));
 }
 
 // Boxes that are one run of memory: whole arrays in either layout, the whole rows of one plane,

@@ -7,7 +7,9 @@
 
 #include <loopnest/box.hpp>
 #include <loopnest/detail/launch_bounds.hpp>
+#include <loopnest/field_set.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/packed_fields.hpp>
 #include <loopnest/read_only.hpp>
 #include <loopnest/schedule.hpp>
 
@@ -29,20 +31,36 @@ struct transpose_shape {
 };
 
 // Per-backend tiles. Host backends: one thread walks a 32 x 32 block, which stays in L1 between
-// its reads along one index and its writes along the other.
+// its reads along one index and its writes along the other. A backend may name a second shape,
+// sector_shape, for elements of sector_element bytes whose rows all start on a sector of
+// sector_bytes (0: it names none).
 template <class ExecutionSpace>
-struct transpose_traits : transpose_shape<32, 32, 1> {};
+struct transpose_traits : transpose_shape<32, 32, 1> {
+  static constexpr int sector_bytes   = 0;
+  static constexpr int sector_element = 0;
+  using sector_shape                  = transpose_shape<32, 32, 1>;
+};
 // GPU backends: a warp reads 32 consecutive elements of a source row and writes 32 consecutive
 // elements of a destination row; 256 threads load eight elements each before they store any,
 // which kept more bytes in flight than 32 x 32 tiles in a plain-CUDA study on the H200
-// (docs/results/h200/fields_fp32/transpose_study/).
+// (docs/results/h200/fields_fp32/transpose_study/). On CUDA, FP32 rows that all start on a
+// 32-byte sector go faster with 128 threads of 16 loads each, which lose where rows start
+// mid-sector and in FP64 (the same study, round 6, and loopnest's own runs).
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
-struct transpose_traits<Kokkos::Cuda> : transpose_shape<32, 64, 256> {};
+struct transpose_traits<Kokkos::Cuda> : transpose_shape<32, 64, 256> {
+  static constexpr int sector_bytes   = 32;
+  static constexpr int sector_element = 4;
+  using sector_shape                  = transpose_shape<32, 64, 128>;
+};
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
-struct transpose_traits<Kokkos::HIP> : transpose_shape<32, 64, 256> {};
+struct transpose_traits<Kokkos::HIP> : transpose_shape<32, 64, 256> {
+  static constexpr int sector_bytes   = 0;
+  static constexpr int sector_element = 0;
+  using sector_shape                  = transpose_shape<32, 64, 256>;
+};
 #endif
 
 // The index of a box with stride 1 and more than one element in an array of these strides, or -1
@@ -164,6 +182,32 @@ Ref permuted(Ref r, const int (&order)[3]) {
   return r;
 }
 
+// The stride between the variables of one allocation: a packed buffer's; 0 for a field_set,
+// whose variables are allocations of their own.
+template <class T>
+std::ptrdiff_t variable_stride(const field_set_ref<T>&) {
+  return 0;
+}
+template <class T>
+std::ptrdiff_t variable_stride(const packed_fields_ref<T>& r) {
+  return r.sv;
+}
+
+// Whether every row of r along index `unit` (its stride-1 index) within `cells`, in every
+// variable, starts a multiple of `elements` from the start of its allocation (Kokkos starts
+// allocations on a line, so such rows start on a sector of `elements`).
+template <class Ref>
+bool rows_start_on(const box<3>& cells, int unit, const Ref& r, std::ptrdiff_t elements) {
+  const std::ptrdiff_t stride[3] = {r.s0, r.s1, r.s2};
+  std::ptrdiff_t first           = r.base;
+  bool on                        = variable_stride(r) % elements == 0;
+  for (int d = 0; d < 3; ++d) {
+    first += cells.lower(d) * stride[d];
+    on = on && (d == unit || cells.extent(d) == 1 || stride[d] % elements == 0);
+  }
+  return on && first % elements == 0;
+}
+
 // Launches the tiles of the copy in `order` (see transpose_tiles) in the shape of Traits (a
 // transpose_shape); returns false where the league would not fit an int.
 template <class Traits, class Policy, class ExecutionSpace, class Dst, class Src>
@@ -232,6 +276,15 @@ bool transpose_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, 
                                   power_of_two_floor(team)>;
     using policy =
         Kokkos::TeamPolicy<ExecutionSpace, typename flat_bounds<ExecutionSpace, bounds>::type>;
+    using value_type = std::remove_reference_t<decltype(dst(0, 0, 0, 0))>;
+    if constexpr (!bounded && traits::sector_bytes > 0 &&
+                  sizeof(value_type) == traits::sector_element) {
+      constexpr std::ptrdiff_t sector = traits::sector_bytes / traits::sector_element;
+      if (rows_start_on(cells, a, src, sector) && rows_start_on(cells, b, dst, sector)) {
+        return launch_transpose_tiles<typename traits::sector_shape, policy>(exec, cells, order,
+                                                                             nvar, dst, src, label);
+      }
+    }
     return launch_transpose_tiles<shape, policy>(exec, cells, order, nvar, dst, src, label);
   }
 }
