@@ -5,9 +5,9 @@
 // destination's (y or z), c the third. Every variant is verified element by element against the
 // source (poisoned output) and timed as the best of 15 launches after one warm-up, as a share of
 // a 1 GiB cudaMemcpy of the same process (ideal bytes: each element read once, written once).
-// Argument: the round (1 to 5, default 5; round4*.txt are the first with the "columns" kernels,
-// round5*.txt with the cp.async ones), or "ncu" (round 5 at 209 only, one timed launch a
-// variant; round4_ncu.txt ran round 4). Build: nvcc -O3 -arch=sm_90
+// Argument: the round (1 to 6, default 5; round4*.txt are the first with the "columns" kernels,
+// round5*.txt with the cp.async ones; round 6 takes the sizes after it), or "ncu" (round 5 at 209
+// only, one timed launch a variant; round4_ncu.txt ran round 4). Build: nvcc -O3 -arch=sm_90
 // -std=c++17 transpose_study.cu. See ../README.md.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
@@ -399,6 +399,11 @@ void study(int round, int n, int dir) {
     run_columns<T, 16, 8, true>("columns 16, aligned runs", p, wrong);
     run_columns<T, 64, 8, true>("columns 64, aligned runs", p, wrong);
     run_columns<T, 32, 8, true, 512>("columns 32, 512 threads, aligned", p, wrong);
+  } else if (round == 6) {
+    run<T, 64, 1, false, true, 1>("one var, 32x64", p, wrong);
+    run<T, 64, 1, false, true, 1, long long>("one var, 32x64, 64-bit", p, wrong);
+    run<T, 64, 1, false, true, 1, int, 0, 128>("one var, 32x64, 128 threads", p, wrong);
+    run<T, 64, 1, false, true, 8>("one var, 32x64, 8 blocks", p, wrong);
   } else {
     run<T, 64, 1, false, true, 1>("one var, 32x64", p, wrong);
     run<T, 64, 1, false, true, 1, int, 3>("one var, 32x64, (b, a, c, v)", p, wrong);
@@ -432,7 +437,13 @@ int main(int argc, char** argv) {
   std::printf("1 GiB cudaMemcpy: %.3f TB/s\n", copy_rate * 1e-12);
   CK(cudaFree(a));
   CK(cudaFree(b));
-  for (int n : {136, 209, 264})
+  // Round 6 takes the sizes (ghosts included) after the round.
+  std::vector<int> sizes{136, 209, 264};
+  if (round == 6 && argc > 2)
+    sizes.clear();
+  for (int i = 2; round == 6 && i < argc; ++i)
+    sizes.push_back(std::atoi(argv[i]));
+  for (int n : sizes)
     for (int dir : {1, 2}) {
       if (ncu && n != 209)
         continue;
