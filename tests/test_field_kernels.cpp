@@ -88,8 +88,8 @@ TEST(rows_start_on, a_sector_where_every_row_of_every_variable_does) {
   const loopnest::field_set_ref<float> fields{nullptr, base, 1, n, plane, 8};
   EXPECT_TRUE(rows_start_on(whole(72), 0, fields, 8));
   EXPECT_FALSE(rows_start_on(loopnest::box<3>{{0, 0, 0}, {64, 64, 64}}, 0, fields, 8));
-  const loopnest::field_set_ref<float> odd{nullptr, 4 * (1 + 209 + 209 * 209), 1, 209, 209 * 209,
-                                           8};
+  const std::ptrdiff_t m = 209;
+  const loopnest::field_set_ref<float> odd{nullptr, 4 * (1 + m + m * m), 1, m, m * m, 8};
   EXPECT_FALSE(rows_start_on(whole(209), 0, odd, 8));
   // A packed buffer in (y, x, z) order: y has stride 1.
   const loopnest::packed_fields_ref<float> packed{nullptr, base, n, 1, plane, n * plane};
