@@ -23,6 +23,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -339,7 +340,11 @@ void register_precision(const std::vector<halo_transport>& transports) {
         ->Unit(benchmark::kMillisecond);
   };
 #if defined(LOOPNEST_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
-  add("halo_reference/nccl_sendrecv/" + sh, bench_nccl_reference<T>);
+  // Plain NCCL messages need what the nccl transport needs (a GPU of its own on every rank):
+  // where the transport is unavailable, no communicator is made.
+  if (std::find(transports.begin(), transports.end(), halo_transport::nccl) != transports.end()) {
+    add("halo_reference/nccl_sendrecv/" + sh, bench_nccl_reference<T>);
+  }
 #endif
   add("halo_reference/mpi_sendrecv/" + sh, bench_mpi_reference<T>);
   for (const auto t : transports) {
