@@ -1,6 +1,7 @@
 # cmake/loopnestGitCommit.cmake on a tree that is no git checkout: "unknown" without a fallback,
-# the fallback where one is given, and a malformed fallback refused, naming it, with OUT left as
-# it was. WORK: an empty folder outside any git checkout's reach (GIT_CEILING_DIRECTORIES).
+# the fallback where one is given (also inside another project's checkout), and a malformed
+# fallback refused, naming it, with OUT left as it was. WORK: an empty folder outside any git
+# checkout's reach (GIT_CEILING_DIRECTORIES).
 set(script ${CMAKE_CURRENT_LIST_DIR}/../cmake/loopnestGitCommit.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/tree)
@@ -31,6 +32,22 @@ expect_recorded(unknown)
 record(221aa35bc56481799bb2f62c71523670ed81da63-dirty)
 expect_recorded(221aa35bc56481799bb2f62c71523670ed81da63-dirty)
 record(9e625f2)
+expect_recorded(9e625f2)
+# A copy of the tree inside another project's checkout: that checkout's commit names other code.
+file(MAKE_DIRECTORY ${WORK}/outer/tree)
+execute_process(COMMAND git init -q ${WORK}/outer RESULT_VARIABLE git_rc)
+if(NOT git_rc)
+  execute_process(COMMAND git -C ${WORK}/outer -c user.name=t -c user.email=t@t commit -q
+                          --allow-empty -m outer RESULT_VARIABLE git_rc)
+endif()
+if(git_rc)
+  message(FATAL_ERROR "could not make the enclosing git checkout")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${WORK}/outer/tree -DOUT=${out}
+                        -DFALLBACK=9e625f2 -P ${script} RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc)
+  message(FATAL_ERROR "inside another checkout: the script failed: ${err}")
+endif()
 expect_recorded(9e625f2)
 foreach(bad "HEAD" "9e625f" "9E625F2" "9e625f2-clean" "9e625f2 extra"
             "221aa35bc56481799bb2f62c71523670ed81da63a")
