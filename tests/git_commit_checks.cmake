@@ -1,6 +1,6 @@
 # cmake/loopnestGitCommit.cmake on a tree that is no git checkout: "unknown" without a fallback,
-# the fallback where one is given (also inside another project's checkout), and a malformed
-# fallback refused, naming it, with OUT left as it was. WORK: an empty folder outside any git
+# the fallback where one is given (also inside or at the top of a git checkout), an enclosing
+# checkout never asked, and a malformed fallback refused, naming it, with OUT left as it was. WORK: an empty folder outside any git
 # checkout's reach (GIT_CEILING_DIRECTORIES).
 set(script ${CMAKE_CURRENT_LIST_DIR}/../cmake/loopnestGitCommit.cmake)
 file(REMOVE_RECURSE ${WORK})
@@ -43,12 +43,22 @@ endif()
 if(git_rc)
   message(FATAL_ERROR "could not make the enclosing git checkout")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${WORK}/outer/tree -DOUT=${out}
-                        -DFALLBACK=9e625f2 -P ${script} RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(rc)
-  message(FATAL_ERROR "inside another checkout: the script failed: ${err}")
-endif()
-expect_recorded(9e625f2)
+foreach(tree outer/tree outer)
+  execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${WORK}/${tree} -DOUT=${out}
+                          -DFALLBACK=9e625f2 -P ${script} RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(rc)
+    message(FATAL_ERROR "${tree}: the script failed: ${err}")
+  endif()
+  expect_recorded(9e625f2)
+endforeach()
+# Without a commit given: an enclosing checkout is not asked, the checkout's own top is.
+execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${WORK}/outer/tree -DOUT=${out} -P ${script})
+expect_recorded(unknown)
+execute_process(COMMAND git -C ${WORK}/outer rev-parse HEAD OUTPUT_VARIABLE outer_head
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+execute_process(COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${WORK}/outer -DOUT=${out} -P ${script})
+expect_recorded(${outer_head})
+record(9e625f2)
 foreach(bad "HEAD" "9e625f" "9E625F2" "9e625f2-clean" "9e625f2 extra"
             "221aa35bc56481799bb2f62c71523670ed81da63a")
   record("${bad}")
