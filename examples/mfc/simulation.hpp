@@ -1,7 +1,7 @@
 // MFC's time loop (src/simulation/p_main.fpp, m_start_up.fpp s_perform_time_step, s_save_data,
 // s_save_performance_metrics) around five_equation_solver: SSP-RK3 steps of dt from t_step_start
 // to t_step_stop, MFC's D/ files at t_step_start, every t_step_save steps and at t_step_stop, a
-// state check after every step, and MFC's grind time.
+// state check after every step, and MFC's grind time (the shortest fenced RK stage, s_tvd_rk).
 #ifndef LOOPNEST_MFC_SIMULATION_HPP
 #define LOOPNEST_MFC_SIMULATION_HPP
 
@@ -34,18 +34,38 @@ class unphysical_state : public std::runtime_error {
 };
 
 struct run_result {
-  int steps         = 0;
-  double time_avg   = 0.0;  // seconds per time step, MFC's time_avg (after its warm-up steps)
+  int steps = 0;
+  // Seconds per time step after the warm-up: over the steps timed as a whole (launches fenced
+  // only at the step's ends), and over the steps whose stages were each fenced and timed.
+  double time_avg        = 0.0;
+  double time_avg_fenced = 0.0;
+  // MFC's timing floor: the shortest stage (right-hand side with boundaries and halo, and the
+  // stage update) of the fenced steps, in seconds.
+  double stage_min  = 0.0;
   double grind_time = 0.0;  // ns per grid point per equation per right-hand side, as MFC prints
+  double step_grind = 0.0;  // the same for a whole step (three right-hand sides)
   int timed_steps   = 0;
   std::vector<std::string> written;
 };
 
-// MFC's grind time: seconds per step over sys_size*max(1, m)*max(1, n)*max(1, p).
-inline double grind_time_of(const case_config& c, double time_avg) {
-  return time_avg * 1.0e9 /
+// MFC's grind time: seconds over sys_size*max(1, m)*max(1, n)*max(1, p), in ns; m, n and p of
+// the whole case (MFC's m_glb, n_glb, p_glb), as MFC divides.
+inline double grind_time_of(const case_config& c, double seconds) {
+  return seconds * 1.0e9 /
          (static_cast<double>(c.sys_size()) * std::max(1, c.m()) * std::max(1, c.n()) *
           std::max(1, c.p()));
+}
+
+// MFC excludes its first n_warmup = 2 steps from the timing (m_time_steppers.fpp, s_tvd_rk); a
+// shorter run times what it has.
+inline int warm_up_steps(int steps) {
+  return std::min(2, std::max(0, steps - 1));
+}
+
+// Whether the n-th step (from 0) has its stages fenced and timed: every other timed step, the
+// first one included, so that the steps timed as a whole show what the fences cost.
+inline bool stages_fenced(int n, int warm_up) {
+  return n >= warm_up && (n - warm_up) % 2 == 0;
 }
 
 namespace detail {
@@ -138,7 +158,7 @@ template <class T, class Schedule, class Setup = no_setup>
 run_result run_case(const case_config& c, const grid& g, const host_fields& cons,
                     const std::string& out_dir, kernel_profile& profile_out, bool profile,
                     const rank_set& ranks = {}, const Setup& setup = {}) {
-  const case_config& whole = ranks.global != nullptr ? *ranks.global : c;
+  const case_config& whole_case = ranks.global != nullptr ? *ranks.global : c;
   five_equation_solver<T> solver(Kokkos::DefaultExecutionSpace(), c, g, profile);
   setup(solver);
   solver.load(cons);
@@ -166,25 +186,40 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   const int steps = c.t_step_stop - c.t_step_start;
   const detail::first_cell_view<T> first(
       Kokkos::view_alloc(Kokkos::DefaultExecutionSpace(), "loopnest_mfc::first_unphysical"));
-  // MFC averages from its fifth step on; a shorter run averages what it has.
-  const int warm_up = std::min(4, std::max(0, steps - 1));
-  double timed      = 0.0;
+  const int warm_up = warm_up_steps(steps);
+  double whole = 0.0, fenced = 0.0;
+  int whole_steps = 0, fenced_steps = 0;
+  double stage_min = std::numeric_limits<double>::infinity();
+  const auto since = [](std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   for (int n = 0; n < steps; ++n) {
     const int t_step = c.t_step_start + n;
     Kokkos::fence();
     const auto start = std::chrono::steady_clock::now();
-    solver.template step<Schedule>();
+    if (stages_fenced(n, warm_up)) {
+      for (int s = 1; s <= five_equation_solver<T>::stages; ++s) {
+        const auto stage_start = std::chrono::steady_clock::now();
+        solver.template stage<Schedule>(s);
+        Kokkos::fence();
+        stage_min = std::min(stage_min, since(stage_start));
+      }
+    } else {
+      solver.template step<Schedule>();
+    }
     Kokkos::fence();
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (n >= warm_up) {
-      timed += seconds;
-      ++result.timed_steps;
+    const double seconds = since(start);
+    if (stages_fenced(n, warm_up)) {
+      fenced += seconds;
+      ++fenced_steps;
+    } else if (n >= warm_up) {
+      whole += seconds;
+      ++whole_steps;
     }
     const long long bad = ranks.min(global_cell(
-        detail::first_unphysical_cell<Schedule>(solver, c, first), c, whole, ranks.offset));
+        detail::first_unphysical_cell<Schedule>(solver, c, first), c, whole_case, ranks.offset));
     if (bad != no_cell) {
-      const long long nx = whole.m() + 1, ny = whole.n() + 1;
+      const long long nx = whole_case.m() + 1, ny = whole_case.n() + 1;
       throw unphysical_state("the state went unphysical in step " + std::to_string(t_step + 1) +
                              " at cell (" + std::to_string(bad % nx) + ", " +
                              std::to_string((bad / nx) % ny) + ", " +
@@ -196,11 +231,15 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
       save(done);
     }
   }
-  result.steps = steps;
+  result.steps       = steps;
+  result.timed_steps = whole_steps + fenced_steps;
   if (result.timed_steps > 0) {
-    // MFC's time_final: the slowest rank's average.
-    result.time_avg   = ranks.max(timed / result.timed_steps);
-    result.grind_time = grind_time_of(whole, result.time_avg);
+    // MFC's time_final: the slowest rank's (its shortest stage for the grind time).
+    result.time_avg_fenced = ranks.max(fenced / fenced_steps);
+    result.time_avg   = whole_steps > 0 ? ranks.max(whole / whole_steps) : result.time_avg_fenced;
+    result.stage_min  = ranks.max(stage_min);
+    result.grind_time = grind_time_of(whole_case, result.stage_min);
+    result.step_grind = grind_time_of(whole_case, result.time_avg);
   }
   profile_out = solver.profile();
   return result;

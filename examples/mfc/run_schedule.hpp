@@ -1,0 +1,28 @@
+// The definition of run_schedule (run.hpp), included by the translation units that instantiate
+// it, one (precision, schedule) pair each.
+#ifndef LOOPNEST_MFC_RUN_SCHEDULE_HPP
+#define LOOPNEST_MFC_RUN_SCHEDULE_HPP
+
+#include "run.hpp"
+#include "simulation.hpp"
+
+#include <string>
+
+namespace loopnest_mfc {
+
+template <class T, class Schedule>
+run_result run_schedule(const run_site& site, const host_fields& cons, const std::string& out_dir,
+                        kernel_profile& profile) {
+#ifdef LOOPNEST_MFC_MPI
+  if (site.distributed != nullptr) {
+    const halo_setup<Schedule> setup{site.distributed, site.transport};
+    return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on(),
+                                 site.distributed->ranks(), setup);
+  }
+#endif
+  return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on());
+}
+
+}  // namespace loopnest_mfc
+
+#endif
