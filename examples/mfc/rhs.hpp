@@ -701,58 +701,11 @@ class five_equation_solver {
     }
   }
 
-  // WENO and HLLC along D: the fluxes and u* of direction D.
+  // WENO and HLLC along D: the fluxes and u* of direction D. Defined in direction.hpp, which
+  // only the translation units that instantiate it include (one per precision, schedule and
+  // axis in loopnest-mfc), so that the directions compile in parallel.
   template <class Schedule, int D>
-  void direction_along() {
-    static const char* const names[3] = {"x", "y", "z"};
-    const std::string axis            = names[D];
-    int lower[3]                      = {0, 0, 0};
-    int upper[3]                      = {m_case.m() + 1, m_case.n() + 1, m_case.p() + 1};
-    lower[D]                          = -1;
-    const loopnest::box<3> boundaries({lower[0], lower[1], lower[2]},
-                                      {upper[0], upper[1], upper[2]});
-    int cell_upper[3] = {upper[0], upper[1], upper[2]};
-    cell_upper[D] += 1;
-    const loopnest::box<3> cells_around({lower[0], lower[1], lower[2]},
-                                        {cell_upper[0], cell_upper[1], cell_upper[2]});
-    // Reads the primitive variables (and WENO's halo along D), writes both boundary values.
-    const double weno_bytes = static_cast<double>(cells_around.size()) * 3 * sys_size() * sizeof(T);
-    m_profile.run(m_exec, "weno_" + axis, weno_bytes, [&] {
-      if (m_case.weno_order == 5) {
-        if constexpr (D == 0) {
-          reconstruct<Schedule, D, 5>(cells_around, m_weno5_x, axis);
-        } else {
-          reconstruct<Schedule, D, 5>(cells_around, m_weno5[D].data(), axis);
-        }
-      } else if (m_case.weno_order == 3) {
-        if constexpr (D == 0) {
-          reconstruct<Schedule, D, 3>(cells_around, m_weno3_x, axis);
-        } else {
-          reconstruct<Schedule, D, 3>(cells_around, m_weno3[D].data(), axis);
-        }
-      } else {
-        reconstruct<Schedule, D, 1>(cells_around,
-                                    static_cast<const weno3_coefficients<T>*>(nullptr), axis);
-      }
-    });
-    const detail::riemann<T, D> hllc{m_lower.ref(),
-                                     m_upper.ref(),
-                                     m_flux[static_cast<std::size_t>(D)].ref(),
-                                     m_u_star[static_cast<std::size_t>(D)].ref(),
-                                     m_eos,
-                                     m_slots,
-                                     m_case.mixture_err};
-    // Reads both sides' values, writes the fluxes and u*.
-    const double hllc_bytes =
-        static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
-    m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
-      filled<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>::launch(
-          m_exec, boundaries, [&](auto s, const loopnest::tile& t) {
-            loopnest::for_each_cell<decltype(s)>(m_exec, boundaries, hllc,
-                                                 "loopnest_mfc::hllc_" + axis, t);
-          });
-    });
-  }
+  void direction_along();
 
   // rhs from every direction's fluxes (detail::flux_differences).
   template <class Schedule>

@@ -1,6 +1,7 @@
 // What loopnest-mfc's main needs of a run: where it goes and the runs it can make, one per
 // (precision, schedule) pair. Each pair is compiled in a translation unit of its own
-// (run_schedule.cpp.in), so that the pairs build in parallel.
+// (run_schedule.cpp.in), so that the pairs build in parallel; the WENO and HLLC sweeps of each
+// pair are compiled apart again, one axis each (direction.hpp).
 #ifndef LOOPNEST_MFC_RUN_HPP
 #define LOOPNEST_MFC_RUN_HPP
 

@@ -5,6 +5,7 @@
 #include "exact_riemann.hpp"
 
 #include <gtest/gtest.h>
+#include <direction.hpp>
 #include <rhs.hpp>
 
 #include <loopnest/schedule.hpp>
