@@ -1,6 +1,6 @@
 // five_equation_solver's WENO and HLLC along one axis (rhs.hpp, direction_along): included by
-// the translation units that instantiate it, one (precision, schedule, axis) each in loopnest-mfc
-// (direction.cpp.in), and by the tests that run the solver.
+// the translation units that compile it, one per precision, schedule and axis
+// (examples/mfc/solver.cmake).
 #ifndef LOOPNEST_MFC_DIRECTION_HPP
 #define LOOPNEST_MFC_DIRECTION_HPP
 

@@ -546,20 +546,9 @@ class five_equation_solver {
 
   // Stage s (1 to 3) of an SSP-RK3 step of dt (s_3rd_order_tvd_rk): one right-hand side, with
   // its boundaries and halo, and one stage update. Launches only; the caller fences to time it.
+  // Defined in stage.hpp and compiled once per precision and schedule (loopnest_mfc_solver).
   template <class Schedule>
-  void stage(int s) {
-    const T dt = static_cast<T>(m_case.dt);
-    if (s == 1) {
-      compute_rhs<Schedule>(m_q0, m_rhs);
-      update<Schedule>("rk3_stage1", m_q1, m_q0, m_q1, detail::rk3_stage<T, 1>{dt});
-    } else if (s == 2) {
-      compute_rhs<Schedule>(m_q1, m_rhs);
-      update<Schedule>("rk3_stage2", m_q1, m_q0, m_q1, detail::rk3_stage<T, 2>{dt});
-    } else {
-      compute_rhs<Schedule>(m_q1, m_rhs);
-      update<Schedule>("rk3_stage3", m_q0, m_q0, m_q1, detail::rk3_stage<T, 3>{dt});
-    }
-  }
+  void stage(int s);
 
   // One SSP-RK3 step of dt: its three stages.
   template <class Schedule>
@@ -701,9 +690,8 @@ class five_equation_solver {
     }
   }
 
-  // WENO and HLLC along D: the fluxes and u* of direction D. Defined in direction.hpp, which
-  // only the translation units that instantiate it include (one per precision, schedule and
-  // axis in loopnest-mfc), so that the directions compile in parallel.
+  // WENO and HLLC along D: the fluxes and u* of direction D. Defined in direction.hpp and
+  // compiled once per precision, schedule and axis (loopnest_mfc_solver).
   template <class Schedule, int D>
   void direction_along();
 

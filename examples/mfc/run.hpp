@@ -1,7 +1,7 @@
 // What loopnest-mfc's main needs of a run: where it goes and the runs it can make, one per
 // (precision, schedule) pair. Each pair is compiled in a translation unit of its own
-// (run_schedule.cpp.in), so that the pairs build in parallel; the WENO and HLLC sweeps of each
-// pair are compiled apart again, one axis each (direction.hpp).
+// (run_schedule.cpp.in), so that the pairs build in parallel; the solver's stages and sweeps
+// come compiled from loopnest_mfc_solver (solver.cmake).
 #ifndef LOOPNEST_MFC_RUN_HPP
 #define LOOPNEST_MFC_RUN_HPP
 

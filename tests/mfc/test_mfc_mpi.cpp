@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <decomposition.hpp>
-#include <direction.hpp>
 #include <distributed.hpp>
 
 #include <loopnest/schedule.hpp>

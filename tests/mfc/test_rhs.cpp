@@ -5,7 +5,6 @@
 #include "exact_riemann.hpp"
 
 #include <gtest/gtest.h>
-#include <direction.hpp>
 #include <rhs.hpp>
 
 #include <loopnest/schedule.hpp>
