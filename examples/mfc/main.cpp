@@ -415,8 +415,10 @@ int run_tool(int argc, char* argv[]) {
   const loopnest_mfc::grid whole_grid = loopnest_mfc::generate_grid(c);
 #ifdef LOOPNEST_MFC_MPI
   std::optional<loopnest_mfc::distributed_case> distributed;
+  loopnest::halo_transport transport = loopnest::halo_transport::mpi_host;
   if (with_mpi) {
     try {
+      transport = loopnest::parse_halo_transport(o.transport);
       distributed.emplace(MPI_COMM_WORLD, c, whole_grid);
     } catch (const std::exception& e) {
       if (root) {
@@ -426,10 +428,9 @@ int run_tool(int argc, char* argv[]) {
     }
   }
   const loopnest_mfc::run_site site =
-      distributed
-          ? loopnest_mfc::run_site{distributed->local(), distributed->local_grid_of_rank(),
-                                   &*distributed, loopnest::parse_halo_transport(o.transport)}
-          : loopnest_mfc::run_site{c, whole_grid};
+      distributed ? loopnest_mfc::run_site{distributed->local(), distributed->local_grid_of_rank(),
+                                           &*distributed, transport}
+                  : loopnest_mfc::run_site{c, whole_grid};
 #else
   const loopnest_mfc::run_site site{c, whole_grid};
 #endif
