@@ -42,5 +42,10 @@ fi
 loopnest_dependencies ${no_install[@]+"${no_install[@]}"} "$build_dir" "${needs[@]}" \
   -- "${cmake_args[@]}" || exit 1
 [ "$deps_only" = 1 ] && exit 0
+start=$SECONDS
 loopnest_configure_and_build "$build_dir" "${cmake_args[@]}"
-ctest --test-dir "$build_dir" --output-on-failure
+echo "scripts/test.sh: configured and built in $((SECONDS - start)) s"
+# As many tests at a time as there are cores (an MPI test counts its ranks: PROCESSORS).
+start=$SECONDS
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+echo "scripts/test.sh: ctest took $((SECONDS - start)) s"

@@ -28,16 +28,21 @@ function(loopnest_mpi_launcher var ranks)
   set(${var} ${launcher} ${MPIEXEC_PREFLAGS} PARENT_SCOPE)
 endfunction()
 
-# loopnest_mpi_test_properties(NAME...): the environment and timeout of tests that run mpirun.
+# loopnest_mpi_test_properties(NAME...): the environment and timeout of tests that run mpirun,
+# and the cores they take when ctest runs tests side by side (-j): two, so that ranks sharing
+# cores with another test cannot push a test past its timeout.
 function(loopnest_mpi_test_properties)
   set_tests_properties(${ARGN} PROPERTIES
     TIMEOUT 120
+    PROCESSORS 2
     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;ASAN_OPTIONS=detect_leaks=0")
 endfunction()
 
-# loopnest_add_mpi_test(NAME RANKS COMMAND...): the ctest test NAME runs COMMAND with RANKS ranks.
+# loopnest_add_mpi_test(NAME RANKS COMMAND...): the ctest test NAME runs COMMAND with RANKS ranks
+# (and takes RANKS cores under ctest -j).
 function(loopnest_add_mpi_test name ranks)
   loopnest_mpi_launcher(launcher ${ranks})
   add_test(NAME ${name} COMMAND ${launcher} ${ARGN} ${MPIEXEC_POSTFLAGS})
   loopnest_mpi_test_properties(${name})
+  set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks})
 endfunction()
