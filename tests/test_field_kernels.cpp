@@ -54,13 +54,16 @@ TYPED_TEST(field_kernels, match_the_host_loop_bit_for_bit_fp32) {
 }
 
 // Transposing packs and finalizes run in tiles of a plane (32 x 32 on host backends, 32 x 64 on
-// GPUs): grids of several tiles along every index, none a multiple of the tile, so that every team
-// meets full and partial tiles, in both precisions and every layout of fields and buffer.
+// GPUs): grids of several of the space's tiles along every index, none a multiple of the tile, so
+// that every team meets full and partial tiles, in both precisions and every layout of fields and
+// buffer. (Sized by the space's tile, the host grids stay small enough for the sanitizer build.)
 template <class T, class Layout, class ExecutionSpace>
 void check_transposes(const ExecutionSpace& exec) {
+  using shape = loopnest::Impl::transpose_traits<ExecutionSpace>;
+  const int x = shape::tile + 5, y = shape::rows + 6, z = shape::rows + 3;
   // The last grid's arrays are 72 x 72 x 32 elements: its FP32 rows all start on a 32-byte
   // sector, where CUDA moves the tiles in teams of another shape.
-  const loopnest_test::grid tiled[] = {{{37, 70, 67}, 2}, {{45, 70}, 1}, {{64, 64, 24}, 4}};
+  const loopnest_test::grid tiled[] = {{{x, y, z}, 2}, {{x + 8, y}, 1}, {{64, 64, 24}, 4}};
   for (const auto& g : tiled) {
     for (const auto order : {loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
       const loopnest_test::kernel_case c{g, 2, 2026, order};
