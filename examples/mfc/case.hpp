@@ -7,6 +7,8 @@
 #include "json.hpp"
 #include "parameters.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -443,8 +445,23 @@ inline case_config build_case(const parameter_store& store, const std::string& s
   return detail::case_builder(store, source).build();
 }
 
+// The largest case file read: MFC's case files are a few kilobytes, and a larger one (or a
+// device such as /dev/zero) is refused before it is read.
+inline constexpr long long max_case_file_bytes = 16LL << 20;
+
 // Reads, checks and overrides a case file; throws json_error (syntax) or case_error.
 inline case_config read_case(const std::string& path, const std::vector<std::string>& overrides) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    if (!S_ISREG(info.st_mode)) {
+      throw case_error(path + ": the case file is not a regular file");
+    }
+    if (static_cast<long long>(info.st_size) > max_case_file_bytes) {
+      throw case_error(path + ": the case file has " + std::to_string(info.st_size) +
+                       " bytes, more than the " + std::to_string(max_case_file_bytes) +
+                       " a case file may have");
+    }
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw case_error(path + ": cannot open the case file");

@@ -154,6 +154,21 @@ inline key_shape shape_of(const std::string& key) {
   return out;
 }
 
+// The key as MFC's toolchain writes it: each index of `k` in decimal without leading zeros.
+inline std::string canonical_key(const key_shape& k) {
+  std::string out;
+  std::size_t next = 0;
+  for (std::size_t at = 0; at < k.shape.size(); ++at) {
+    if (k.shape.compare(at, 3, "(#)") == 0 && next < k.indices.size()) {
+      out += "(" + std::to_string(k.indices[next++]) + ")";
+      at += 2;
+    } else {
+      out.push_back(k.shape[at]);
+    }
+  }
+  return out;
+}
+
 inline const parameter_spec* find_spec(const std::string& shape) {
   for (const parameter_spec& spec : supported_parameters) {
     if (shape == spec.shape) {
@@ -198,7 +213,12 @@ class parameter_store {
   // a value of the wrong type and a value the port does not implement.
   void set(const std::string& key, const json_value& value, const std::string& origin,
            bool replace = false) {
-    const key_shape shape      = shape_of(key);
+    const key_shape shape = shape_of(key);
+    // "fluid_pp(01)%gamma" would be stored apart from "fluid_pp(1)%gamma" and never read.
+    if (canonical_key(shape) != key) {
+      throw case_error(origin + ": parameter '" + key +
+                       "': an index is written as MFC writes it, '" + canonical_key(shape) + "'");
+    }
     const parameter_spec* spec = find_spec(shape.shape);
     if (spec == nullptr) {
       throw case_error(origin + ": parameter '" + key +

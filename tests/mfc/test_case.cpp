@@ -2,6 +2,7 @@
 // with one line naming it, and the checks that need the whole case.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -112,6 +113,41 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
   EXPECT_EQ(error_of(shock_tube(), {"no_such=1"}),
             "--override no_such=1: parameter 'no_such' is not implemented by this port "
             "(loopnest-mfc --list-parameters lists those that are)");
+}
+
+std::string read_case_error(const std::string& path) {
+  try {
+    loopnest_mfc::read_case(path, {});
+  } catch (const case_error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(mfc_case, refuses_a_case_file_that_is_no_regular_file_or_too_large) {
+  EXPECT_EQ(read_case_error(data_dir), data_dir + ": the case file is not a regular file");
+  EXPECT_EQ(read_case_error("/dev/zero"), "/dev/zero: the case file is not a regular file");
+  // A sparse file one byte past the limit: refused by its size, before it is read.
+  const std::string big = testing::TempDir() + "loopnest_mfc_big_case.json";
+  std::ofstream(big).close();
+  std::filesystem::resize_file(big, loopnest_mfc::max_case_file_bytes + 1);
+  EXPECT_EQ(read_case_error(big), big + ": the case file has 16777217 bytes, more than the " +
+                                      "16777216 a case file may have");
+  std::filesystem::remove(big);
+}
+
+TEST(mfc_case, refuses_indices_not_written_as_mfc_writes_them) {
+  EXPECT_EQ(error_of(shock_tube(), {"fluid_pp(01)%gamma=1e-300"}),
+            "--override fluid_pp(01)%gamma=1e-300: parameter 'fluid_pp(01)%gamma': an index is "
+            "written as MFC writes it, 'fluid_pp(1)%gamma'");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(001)%vel(01)=3"}),
+            "--override patch_icpp(001)%vel(01)=3: parameter 'patch_icpp(001)%vel(01)': an index "
+            "is written as MFC writes it, 'patch_icpp(1)%vel(1)'");
+  EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(2)%alpha_rho(01)\": 1.0")),
+            "case.json:2:3: parameter 'patch_icpp(2)%alpha_rho(01)': an index is written as MFC "
+            "writes it, 'patch_icpp(2)%alpha_rho(1)'");
+  // The canonical spelling of the same keys is taken.
+  EXPECT_NO_THROW(read_text(shock_tube(), {"fluid_pp(1)%gamma=1.4", "patch_icpp(1)%vel(1)=3"}));
 }
 
 TEST(mfc_case, refuses_values_of_the_wrong_type) {
