@@ -59,6 +59,7 @@ void print_usage(std::FILE* to) {
       to,
       "usage: loopnest-mfc CASE.json [--override KEY=VALUE]... [--case-dir DIR]\n"
       "                    [--precision fp64|fp32] [--schedule SCHEDULE] [--profile]\n"
+      "                    [--no-output]\n"
       "       loopnest-mfc --list-parameters\n"
       "Reads the JSON dictionary an MFC case.py prints (python3 case.py > CASE.json) for\n"
       "model_eqns = 2, checks every parameter before anything runs, builds MFC's grid and\n"
