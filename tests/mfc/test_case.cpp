@@ -50,13 +50,19 @@ case_config read_text(const std::string& text, const std::vector<std::string>& o
   return loopnest_mfc::build_case(store, "case.json");
 }
 
-std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+// What `read` refuses with, or "no error".
+template <class Read>
+std::string refusal_of(const Read& read) {
   try {
-    read_text(text, overrides);
+    read();
   } catch (const case_error& e) {
     return e.what();
   }
   return "no error";
+}
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return refusal_of([&] { read_text(text, overrides); });
 }
 
 TEST(mfc_case, reads_the_1d_shock_tube) {
@@ -116,12 +122,7 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
 }
 
 std::string read_case_error(const std::string& path) {
-  try {
-    loopnest_mfc::read_case(path, {});
-  } catch (const case_error& e) {
-    return e.what();
-  }
-  return "accepted";
+  return refusal_of([&] { loopnest_mfc::read_case(path, {}); });
 }
 
 TEST(mfc_case, refuses_a_case_file_that_is_no_regular_file_or_too_large) {
