@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -149,6 +150,11 @@ class case_builder {
       if (cells < (d == 0 ? 1 : 0)) {
         refuse(e, d == 0 ? "must be at least 1" : "must be at least 0");
       }
+      // The fields index cells and ghost layers with int.
+      if (cells > std::numeric_limits<int>::max() - 2 * buff_size - 1) {
+        refuse(e, "is more cells than the port indexes (at most " +
+                      std::to_string(std::numeric_limits<int>::max() - 2 * buff_size - 1) + ")");
+      }
       c.axis[d].cells_minus_one = cells;
     }
     if (c.p() > 0 && c.n() == 0) {
@@ -246,6 +252,10 @@ class case_builder {
     c.weno_eps    = real_or("weno_eps", 1.0e-16);
     if (!(c.weno_eps > 0) || !std::isfinite(c.weno_eps)) {
       refuse(need("weno_eps"), "must be positive");
+    }
+    // WENO divides by (weno_eps + beta)^2, which overflows single precision past about 1e19.
+    if (c.weno_eps >= 1.0e18) {
+      refuse(need("weno_eps"), "must be below 1e18 (WENO squares weno_eps + beta)");
     }
     c.precision     = integer_or("precision", 2);
     c.prim_vars_wrt = logical_or("prim_vars_wrt", false);
@@ -427,6 +437,7 @@ inline void load_case_object(parameter_store& store, const json_value& root,
                      std::to_string(root.where.column) +
                      ": the case must be a JSON object, found " + kind_name(root.type));
   }
+  std::string refused;
   for (std::size_t k = 0; k < root.members.size(); ++k) {
     const text_position at = root.key_positions[k];
     bool overridden        = false;
@@ -436,8 +447,15 @@ inline void load_case_object(parameter_store& store, const json_value& root,
     if (overridden) {
       continue;
     }
-    store.set(root.members[k].first, root.members[k].second,
-              source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
+    try {
+      store.set(root.members[k].first, root.members[k].second,
+                source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
+    } catch (const case_error& e) {
+      refused += (refused.empty() ? "" : "\n") + std::string(e.what());
+    }
+  }
+  if (!refused.empty()) {
+    throw case_error(refused);
   }
 }
 
@@ -471,10 +489,29 @@ inline case_config read_case(const std::string& path, const std::vector<std::str
   if (in.bad()) {
     throw case_error(path + ": cannot read the case file");
   }
+  std::string json = text.str();
+  // A UTF-8 byte-order mark, which some editors write, is not part of the JSON text.
+  if (json.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+    json.erase(0, 3);
+  }
+  // Every key and override refused is reported at once, one line each, so that a case from
+  // another MFC version is fixed in one pass; the checks that need the whole case follow.
   parameter_store store;
-  load_case_object(store, parse_json(text.str(), path), path, overrides);
+  std::string refused;
+  try {
+    load_case_object(store, parse_json(json, path), path, overrides);
+  } catch (const case_error& e) {
+    refused = e.what();
+  }
   for (const std::string& o : overrides) {
-    apply_override(store, o);
+    try {
+      apply_override(store, o);
+    } catch (const case_error& e) {
+      refused += (refused.empty() ? "" : "\n") + std::string(e.what());
+    }
+  }
+  if (!refused.empty()) {
+    throw case_error(refused);
   }
   return build_case(store, path);
 }

@@ -69,7 +69,7 @@ class distributed_case {
 
   static void check(int rc, const char* call) {
     if (rc != MPI_SUCCESS) {
-      throw std::runtime_error(std::string("loopnest-mfc: ") + call + " failed");
+      throw std::runtime_error(std::string(call) + " failed");
     }
   }
 

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace loopnest_mfc {
@@ -150,14 +152,40 @@ inline axis_grid generate_axis(const axis_config& c, int ghost) {
   return g;
 }
 
+// Refuses (case_error) a direction whose cell boundaries are not finite or do not increase: a
+// domain too wide for double, or stretching parameters that fold the grid over itself.
+inline void check_axis(const axis_grid& g, const axis_config& c, char name) {
+  const std::string s(1, name);
+  const std::string why = c.stretch
+                              ? "; stretch_" + s + ", a_" + s + ", " + s + "_a, " + s +
+                                    "_b and loops_" + s + " give a grid that folds over itself"
+                              : "; " + s + "_domain%beg and " + s + "_domain%end give it";
+  for (int i = -1; i <= g.m; ++i) {
+    if (!std::isfinite(g.x_cb(i))) {
+      throw case_error("the grid in " + s + ": the cell boundary " + s + "_cb(" +
+                       std::to_string(i) + ") is not finite" + why);
+    }
+  }
+  for (int i = 0; i <= g.m; ++i) {
+    if (!(g.dx(i) > 0) || !std::isfinite(g.dx(i))) {
+      char values[160];
+      std::snprintf(values, sizeof(values),
+                    "cell %d has width %.6g (%s_cb(%d) = %.6g, %s_cb(%d) = %.6g)", i, g.dx(i),
+                    s.c_str(), i - 1, g.x_cb(i - 1), s.c_str(), i, g.x_cb(i));
+      throw case_error("the grid in " + s + ": " + values + why);
+    }
+  }
+}
+
 // The whole grid with MFC's buff_size ghost layers in each direction the case has; a direction
-// it does not have is one cell without ghosts.
+// it does not have is one cell without ghosts. Throws case_error for a grid check_axis refuses.
 inline grid generate_grid(const case_config& c) {
   grid g;
   g.num_dims = c.num_dims;
   for (int d = 0; d < 3; ++d) {
     if (d < c.num_dims) {
       g.axis[d] = generate_axis(c.axis[d], buff_size);
+      check_axis(g.axis[d], c.axis[d], "xyz"[d]);
     } else {
       g.axis[d].m = 0;
     }

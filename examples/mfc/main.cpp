@@ -6,6 +6,7 @@
 #include "eos.hpp"
 #include "grid.hpp"
 #include "json.hpp"
+#include "memory.hpp"
 #include "output.hpp"
 #include "parameters.hpp"
 #include "patches.hpp"
@@ -23,16 +24,26 @@
 #include <loopnest/tools/mpi_launcher.hpp>
 
 #include <Kokkos_Core.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -67,7 +78,10 @@ void print_usage(std::FILE* to) {
       "MFC's right-hand side (WENO5, HLLC, volume-fraction source) and writes MFC's serial\n"
       "output to DIR/D (cons.<v>.00.<step>.dat; prim.* in 1D and with prim_vars_wrt = T) at\n"
       "t_step_start, every t_step_save steps and at t_step_stop. The files appear in D/ when\n"
-      "the run has ended well; until then they are kept aside.\n"
+      "the run has ended well; until then they are kept aside (in DIR/.loopnest-mfc-*, removed\n"
+      "on an interrupt and by the next run when the process was killed). A run replaces the\n"
+      "output of earlier runs: MFC's output files in D/ that it did not write are removed\n"
+      "(REPLACED= counts them); other files in D/ stay.\n"
       "  --override KEY=VALUE  replace or add one parameter (T and F are logicals)\n"
       "  --case-dir DIR        where D/ goes (default: the directory of CASE.json)\n"
       "  --precision P         fp64 (default) or fp32: the scalar type of the whole run\n"
@@ -92,9 +106,10 @@ void print_usage(std::FILE* to) {
       "the slowest rank's, over sys_size*m*n*p of the whole case. Every other timed step is\n"
       "fenced per stage; 'Time per step' averages the others (fenced at the step's ends), and\n"
       "'Step grind' is that step time in the same units (three right-hand sides).\n"
-      "Exit status: 0 done; 1 the run went unphysical (the step and the cell are named, no\n"
-      "output is put in D/); 2 the case or the command line is refused (one line naming the\n"
-      "parameter, nothing written); 3 an output could not be written.\n");
+      "Exit status: 0 done; 1 the run went unphysical (a value not finite: the step and the\n"
+      "cell are named, no output is put in D/); 2 the case, its grid, its initial condition or\n"
+      "the command line is refused, or the case does not fit in memory (a line for each\n"
+      "refused parameter, nothing written); 3 an output could not be written.\n");
 }
 
 void list_parameters() {
@@ -208,9 +223,159 @@ int this_rank() {
   return rank;
 }
 
+// MFC's output file names, "<cons|prim>.<variable>.<rank, two digits or more>.<step, six
+// digits>.dat": the files a run replaces in D/.
+bool is_output_name(const std::string& name, std::string* with_rank = nullptr, int rank = 0) {
+  const std::size_t first = name.find('.');
+  if (first == std::string::npos ||
+      (name.compare(0, first, "cons") != 0 && name.compare(0, first, "prim") != 0)) {
+    return false;
+  }
+  std::size_t at    = first + 1;
+  const auto digits = [&](std::size_t least, std::size_t most) {
+    std::size_t n = 0;
+    while (at + n < name.size() && name[at + n] >= '0' && name[at + n] <= '9') {
+      ++n;
+    }
+    at += n;
+    return n >= least && n <= most;
+  };
+  const auto dot = [&]() { return at < name.size() && name[at++] == '.'; };
+  if (!digits(1, 9) || !dot()) {
+    return false;
+  }
+  const std::size_t rank_at = at;
+  if (!digits(2, 9) || !dot()) {
+    return false;
+  }
+  const std::size_t rank_end = at - 1;
+  if (!digits(6, 6) || name.compare(at, std::string::npos, ".dat") != 0) {
+    return false;
+  }
+  if (with_rank != nullptr) {
+    char text[16];
+    std::snprintf(text, sizeof(text), "%02d", rank);
+    *with_rank = name.substr(0, rank_at) + text + name.substr(rank_end);
+  }
+  return true;
+}
+
+// The names in a directory (without . and ..); none when it cannot be read.
+std::vector<std::string> entries_of(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") {
+        names.push_back(name);
+      }
+    }
+    ::closedir(d);
+  }
+  return names;
+}
+
+// Removes a stage: the files in its D/, D/ and the stage itself.
+void remove_stage(const std::string& stage) {
+  const std::string d = stage + "/D";
+  for (const std::string& name : entries_of(d)) {
+    std::remove((d + "/" + name).c_str());
+  }
+  ::rmdir(d.c_str());
+  ::rmdir(stage.c_str());
+}
+
+constexpr const char* stage_prefix = ".loopnest-mfc-";
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0) {
+    return "host";
+  }
+  std::string out = name;
+  for (char& ch : out) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '.';
+    ch               = plain ? ch : '_';
+  }
+  return out;
+}
+
+// Removes the stages in `case_dir` that processes of this host left when they died (killed, or
+// ended by a signal this program cannot catch), naming each on stderr.
+void remove_stale_stages(const std::string& case_dir) {
+  const std::string mine = stage_prefix + host_name() + "-";
+  for (const std::string& name : entries_of(case_dir)) {
+    if (name.compare(0, mine.size(), mine) != 0) {
+      continue;
+    }
+    const std::string pid_text = name.substr(mine.size());
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        pid_text.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const long pid = std::stol(pid_text);
+    if (pid != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
+        errno == ESRCH) {
+      remove_stage(case_dir + "/" + name);
+      std::fprintf(stderr, "loopnest-mfc: removed '%s/%s', left by process %ld, which has ended\n",
+                   case_dir.c_str(), name.c_str(), pid);
+    }
+  }
+}
+
+// The stage a signal removes before the process ends: fixed buffers, set before the stage is
+// made and cleared before it is removed, so that the handler needs only async-signal-safe calls.
+char signal_stage[4096];
+char signal_stage_d[4096];
+volatile std::sig_atomic_t signal_stage_set = 0;
+
+#if defined(__linux__)
+struct linux_dirent64 {
+  ino64_t d_ino;
+  off64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[1];
+};
+#endif
+
+extern "C" void remove_stage_on_signal(int signal) {
+  if (signal_stage_set != 0) {
+#if defined(__linux__)
+    const int fd = ::open(signal_stage_d, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+      // Unlinking while reading may skip entries: read again until a pass removes nothing.
+      bool removed = true;
+      while (removed) {
+        removed = false;
+        ::lseek(fd, 0, SEEK_SET);
+        alignas(8) char buffer[4096];
+        long n = 0;
+        while ((n = ::syscall(SYS_getdents64, fd, buffer, sizeof(buffer))) > 0) {
+          for (long at = 0; at < n;) {
+            const auto* e  = reinterpret_cast<const linux_dirent64*>(buffer + at);
+            const bool dot = e->d_name[0] == '.' && (e->d_name[1] == '\0' ||
+                                                     (e->d_name[1] == '.' && e->d_name[2] == '\0'));
+            removed        = (!dot && ::unlinkat(fd, e->d_name, 0) == 0) || removed;
+            at += e->d_reclen;
+          }
+        }
+      }
+      ::close(fd);
+    }
+#endif
+    ::rmdir(signal_stage_d);
+    ::rmdir(signal_stage);
+  }
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
 // The run writes into a directory of its own beside D/ and moves its files into D/ only when it
 // has ended well, so that a run that fails leaves no output that looks like a result. Every rank
-// writes into the one directory rank 0 makes (named after rank 0's process).
+// writes into the one directory rank 0 makes (named after rank 0's host and process). An
+// interrupt, a termination or a hang-up removes it; one that a killed process left behind is
+// removed by the next run in the same case directory.
 class staged_output {
  public:
   explicit staged_output(std::string case_dir)
@@ -218,9 +383,12 @@ class staged_output {
     long id = static_cast<long>(::getpid());
     std::string failure;
     if (m_owner) {
+      remove_stale_stages(m_case_dir);
       m_stage = stage_name(id);
+      arm_signals();
       if (::mkdir(m_stage.c_str(), 0777) != 0) {
         failure = "cannot create '" + m_stage + "': " + std::strerror(errno);
+        disarm_signals();
         m_stage.clear();
       }
     }
@@ -246,13 +414,24 @@ class staged_output {
     return m_stage;
   }
 
-  // Moves each file this rank wrote under the stage's D/ into CASE_DIR/D (made when missing);
-  // returns the final paths. Collective: every rank throws when any rank failed.
-  std::vector<std::string> publish(const std::vector<std::string>& written) {
+  // Moves each file this rank wrote under the stage's D/ into CASE_DIR/D (made when missing),
+  // then removes the output files of earlier runs there that this run did not write (MFC's names
+  // only; any other file stays). Returns the final paths; `replaced` counts the removed files.
+  // Collective: every rank throws when any rank failed.
+  std::vector<std::string> publish(const std::vector<std::string>& written, int ranks,
+                                   int& replaced) {
     const std::string d = m_case_dir + "/D";
     std::string failure;
-    if (m_owner && ::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
-      failure = "cannot create '" + d + "': " + std::strerror(errno);
+    std::vector<std::string> before;
+    if (m_owner) {
+      if (::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
+        failure = "cannot create '" + d + "': " + std::strerror(errno);
+      }
+      for (const std::string& name : entries_of(d)) {
+        if (is_output_name(name)) {
+          before.push_back(name);
+        }
+      }
     }
     if (!all_ranks(failure.empty())) {
       throw std::runtime_error(failure.empty() ? "rank 0 could not create D/" : failure);
@@ -275,6 +454,26 @@ class staged_output {
       throw std::runtime_error(failure.empty() ? "another rank could not move its output"
                                                : failure);
     }
+    replaced = 0;
+    if (m_owner) {
+      // Every rank writes the names rank 0 writes with its own rank in them.
+      std::vector<std::string> now;
+      for (const std::string& path : out) {
+        std::string name = path.substr(path.find_last_of('/') + 1);
+        for (int r = 0; r < ranks && is_output_name(name); ++r) {
+          std::string of_rank;
+          is_output_name(name, &of_rank, r);
+          now.push_back(of_rank);
+        }
+      }
+      std::sort(now.begin(), now.end());
+      for (const std::string& name : before) {
+        if (!std::binary_search(now.begin(), now.end(), name) &&
+            std::remove((d + "/" + name).c_str()) == 0) {
+          ++replaced;
+        }
+      }
+    }
     discard();
     return out;
   }
@@ -290,21 +489,8 @@ class staged_output {
     }
 #endif
     if (m_owner) {
-      const std::string d = m_stage + "/D";
-      if (DIR* dir = ::opendir(d.c_str())) {
-        while (const dirent* e = ::readdir(dir)) {
-          const std::string name = e->d_name;
-          if (name != "." && name != "..") {
-            std::string path = d;
-            path += '/';
-            path += name;
-            std::remove(path.c_str());
-          }
-        }
-        ::closedir(dir);
-      }
-      ::rmdir(d.c_str());
-      ::rmdir(m_stage.c_str());
+      disarm_signals();
+      remove_stage(m_stage);
     }
     m_stage.clear();
   }
@@ -315,7 +501,38 @@ class staged_output {
   std::string m_stage;
 
   std::string stage_name(long id) const {
-    return m_case_dir + "/.loopnest-mfc-" + std::to_string(id);
+    return m_case_dir + "/" + stage_prefix + host_name() + "-" + std::to_string(id);
+  }
+
+  // The signals that remove the stage; one the process was started ignoring (nohup) stays
+  // ignored.
+  static constexpr int stage_signals[] = {SIGINT, SIGTERM, SIGHUP};
+  static inline bool armed[3]          = {false, false, false};
+
+  void arm_signals() const {
+    const std::string d = m_stage + "/D";
+    if (d.size() >= sizeof(signal_stage_d)) {
+      return;  // a path this long is refused by mkdir anyway
+    }
+    std::snprintf(signal_stage, sizeof(signal_stage), "%s", m_stage.c_str());
+    std::snprintf(signal_stage_d, sizeof(signal_stage_d), "%s", d.c_str());
+    signal_stage_set = 1;
+    for (int k = 0; k < 3; ++k) {
+      struct sigaction current {};
+      armed[k] = ::sigaction(stage_signals[k], nullptr, &current) == 0 &&
+                 current.sa_handler != SIG_IGN &&
+                 std::signal(stage_signals[k], remove_stage_on_signal) != SIG_ERR;
+    }
+  }
+
+  static void disarm_signals() {
+    signal_stage_set = 0;
+    for (int k = 0; k < 3; ++k) {
+      if (armed[k]) {
+        std::signal(stage_signals[k], SIG_DFL);
+        armed[k] = false;
+      }
+    }
   }
 };
 
@@ -393,6 +610,56 @@ loopnest_mfc::run_result run_precision(const loopnest_mfc::run_site& site,
   return r;
 }
 
+// fp32's note is printed when a patch's pressure is within this many of
+// single_precision_pressure_step: errors of a few steps (docs/mfc.md, "Precision") are then past
+// a thousandth of the pressure.
+constexpr double fp32_pressure_margin = 1000.0;
+
+// A refusal on stderr, each of its lines (one per refused parameter) under the program's name.
+void print_refusal(const std::string& text) {
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', from), text.size());
+    std::fprintf(stderr, "loopnest-mfc: %s\n", text.substr(from, end - from).c_str());
+    from = end + 1;
+  }
+}
+
+// The rank that reports a failure which ends the run on every rank: the lowest failing one.
+// Collective.
+bool reports_failure(bool failed) {
+#ifdef LOOPNEST_MFC_MPI
+  if (with_mpi) {
+    const int rank = this_rank();
+    int mine = failed ? rank : std::numeric_limits<int>::max(), first = mine;
+    loopnest_mfc::distributed_case::check(
+        MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+    return failed && first == rank;
+  }
+#endif
+  return failed;
+}
+
+// What the device has free for the run; a device that is the host counts against the host.
+constexpr bool device_is_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                               Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+double available_device_bytes() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
+    return static_cast<double>(free);
+  }
+#endif
+  return std::numeric_limits<double>::infinity();
+}
+
+// A failed allocation, said in the case's terms.
+std::string allocation_message(const loopnest_mfc::case_config& c, const std::exception& e) {
+  return "not enough memory for the case (m = " + std::to_string(c.m()) +
+         ", n = " + std::to_string(c.n()) + ", p = " + std::to_string(c.p()) + "): " + e.what();
+}
+
 int run_tool(int argc, char* argv[]) {
   const bool root = this_rank() == 0;
   options o;
@@ -407,47 +674,129 @@ int run_tool(int argc, char* argv[]) {
   } catch (const std::exception& e) {
     // Every rank reads the same files and arguments, so every rank refuses them alike.
     if (root) {
-      std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+      print_refusal(e.what());
     }
     return refused;
   }
 
   const Kokkos::ScopeGuard kokkos(argc, argv);
-  const loopnest_mfc::grid whole_grid = loopnest_mfc::generate_grid(c);
+  // Each step up to the first time step runs on every rank and ends the run on all of them when
+  // it fails on any (the lowest failing rank says why): a grid or an initial condition the port
+  // refuses, and a case too large for the memory, checked before it is allocated.
+  const auto agreed = [&](const auto& step) {
+    std::string failure;
+    try {
+      step();
+    } catch (const std::exception& e) {
+      failure = loopnest_mfc::is_allocation_failure(e) ? allocation_message(c, e) : e.what();
+    }
+    const bool ok = all_ranks(failure.empty());
+    if (reports_failure(!failure.empty())) {
+      std::fprintf(stderr, "loopnest-mfc: %s\n", failure.c_str());
+    }
+    return ok;
+  };
+  std::optional<loopnest_mfc::grid> whole_grid;
+  if (!agreed([&] {
+        const std::string problem = loopnest_mfc::memory_problem(
+            c, loopnest_mfc::grid_bytes(c), 0.0, loopnest_mfc::available_host_bytes(),
+            std::numeric_limits<double>::infinity(), false);
+        if (!problem.empty()) {
+          throw loopnest_mfc::case_error(problem);
+        }
+        whole_grid.emplace(loopnest_mfc::generate_grid(c));
+      })) {
+    return refused;
+  }
 #ifdef LOOPNEST_MFC_MPI
   std::optional<loopnest_mfc::distributed_case> distributed;
   loopnest::halo_transport transport = loopnest::halo_transport::mpi_host;
-  if (with_mpi) {
-    try {
-      transport = loopnest::parse_halo_transport(o.transport);
-      distributed.emplace(MPI_COMM_WORLD, c, whole_grid);
-    } catch (const std::exception& e) {
-      if (root) {
-        std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
-      }
-      return refused;
-    }
+  if (with_mpi && !agreed([&] {
+        transport = loopnest::parse_halo_transport(o.transport);
+        distributed.emplace(MPI_COMM_WORLD, c, *whole_grid);
+      })) {
+    return refused;
   }
   const loopnest_mfc::run_site site =
       distributed ? loopnest_mfc::run_site{distributed->local(), distributed->local_grid_of_rank(),
                                            &*distributed, transport}
-                  : loopnest_mfc::run_site{c, whole_grid};
+                  : loopnest_mfc::run_site{c, *whole_grid};
+  const loopnest_mfc::rank_set ranks =
+      distributed ? distributed->ranks() : loopnest_mfc::rank_set{};
+  const int rank_count = distributed ? distributed->size() : 1;
 #else
-  const loopnest_mfc::run_site site{c, whole_grid};
+  const loopnest_mfc::run_site site{c, *whole_grid};
+  const loopnest_mfc::rank_set ranks{};
+  const int rank_count = 1;
 #endif
-  const loopnest_mfc::initial_condition ic = loopnest_mfc::apply_patches(site.c, site.g);
+  std::optional<loopnest_mfc::initial_condition> ic;
+  if (!agreed([&] {
+        const double device_bytes =
+            o.precision == "fp32" ? loopnest_mfc::five_equation_solver<float>::field_bytes(site.c)
+                                  : loopnest_mfc::five_equation_solver<double>::field_bytes(site.c);
+        const std::string problem = loopnest_mfc::memory_problem(
+            site.c, loopnest_mfc::host_bytes_of_run(site.c), device_bytes,
+            loopnest_mfc::available_host_bytes(), available_device_bytes(), device_is_host);
+        if (!problem.empty()) {
+          throw loopnest_mfc::case_error(problem);
+        }
+        ic.emplace(loopnest_mfc::apply_patches(site.c, site.g));
+      })) {
+    return refused;
+  }
+  // Said before the check below, whose "no patch covers it" such a patch often explains.
+  for (std::size_t k = 0; k < ic->laid.size(); ++k) {
+    if (ranks.max(static_cast<double>(ic->laid[k])) == 0.0 && root) {
+      std::fprintf(stderr,
+                   "loopnest-mfc: note: patch %zu lays no cell (it lies outside the domain, or "
+                   "the patches before it are not ones it may alter)\n",
+                   k + 1);
+    }
+  }
+  if (!agreed([&] {
+        const loopnest_mfc::initial_condition_check check =
+            loopnest_mfc::check_initial_condition(site.c, site.g, *ic, ranks.offset);
+        if (check.cell >= 0) {
+          throw loopnest_mfc::case_error(check.problem);
+        }
+      })) {
+    return refused;
+  }
+  // Single precision cannot hold a low pressure beside a stiff fluid's pi_inf: say so up front.
+  if (o.precision == "fp32" && root) {
+    const double step = loopnest_mfc::single_precision_pressure_step(c);
+    double lowest     = std::numeric_limits<double>::infinity();
+    std::size_t at    = 0;
+    for (std::size_t k = 0; k < c.patches.size(); ++k) {
+      if (std::fabs(c.patches[k].pres) < lowest) {
+        lowest = std::fabs(c.patches[k].pres);
+        at     = k + 1;
+      }
+    }
+    if (lowest < fp32_pressure_margin * step) {
+      std::fprintf(stderr,
+                   "loopnest-mfc: note: in fp32 this case's energy holds a pressure only to about "
+                   "%.3g Pa (fluid_pp%%pi_inf is stored beside it) and patch %zu's pressure is "
+                   "%.3g: expect pressure errors of several times %.3g; fp64 does not have them "
+                   "(docs/mfc.md, \"Precision\")\n",
+                   step, at, c.patches[at - 1].pres, step);
+    }
+  }
   loopnest_mfc::run_result r;
   std::vector<std::string> written;
+  int replaced = 0;
+  std::string stage_dir;
   try {
     // --no-output makes no stage, so a read-only case directory does not stop a timing run.
     std::optional<staged_output> stage;
     if (o.output) {
       stage.emplace(o.case_dir);
+      stage_dir = stage->directory();
     }
     try {
       const std::string out = stage ? stage->directory() : std::string();
-      r                     = o.precision == "fp32" ? run_precision<float>(site, ic, o, out)
-                                                    : run_precision<double>(site, ic, o, out);
+      r                     = o.precision == "fp32" ? run_precision<float>(site, *ic, o, out)
+                                                    : run_precision<double>(site, *ic, o, out);
     } catch (const loopnest_mfc::unphysical_state& e) {
       if (root) {
         std::fprintf(stderr, "loopnest-mfc: %s; nothing was put in %s/D\n", e.what(),
@@ -456,10 +805,24 @@ int run_tool(int argc, char* argv[]) {
       return unphysical;
     }
     if (stage) {
-      written = stage->publish(r.written);
+      written = stage->publish(r.written, rank_count, replaced);
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+    // run_case ends every rank alike when an allocation fails (simulation.hpp).
+    if (loopnest_mfc::is_allocation_failure(e)) {
+      if (root) {
+        std::fprintf(stderr, "loopnest-mfc: %s\n", allocation_message(c, e).c_str());
+      }
+      return refused;
+    }
+    // A file that could not be written is named where it was to appear, not in the stage.
+    std::string message = e.what();
+    for (std::size_t at = 0;
+         !stage_dir.empty() && (at = message.find(stage_dir, at)) != std::string::npos;) {
+      message.replace(at, stage_dir.size(), o.case_dir);
+      at += o.case_dir.size();
+    }
+    std::fprintf(stderr, "loopnest-mfc: %s\n", message.c_str());
     return io_error;
   }
   if (!root) {
@@ -471,6 +834,7 @@ int run_tool(int argc, char* argv[]) {
   std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
               o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, written.size(),
               o.case_dir.c_str());
+  std::printf("REPLACED=%d\n", replaced);
 #ifdef LOOPNEST_MFC_MPI
   if (distributed) {
     const loopnest::cartesian_decomposition& d = distributed->decomposition();
@@ -496,6 +860,9 @@ int run_tool(int argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  // Past a file size limit (ulimit -f) a write fails with EFBIG, an output error (exit status
+  // 3, the stage removed), instead of the signal ending the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   for (int k = 1; k < argc; ++k) {
     if (std::strcmp(argv[k], "--help") == 0 || std::strcmp(argv[k], "-h") == 0) {
       print_usage(stdout);

@@ -125,8 +125,11 @@ void write_serial_text(const grid& g, int precision, const host_fields& f, int v
 // Why the output directory DIR/D cannot be made or used, or "" (asked before anything runs).
 inline std::string output_directory_problem(const std::string& case_dir) {
   struct ::stat st;
-  if (::stat(case_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+  if (::stat(case_dir.c_str(), &st) != 0) {
     return "the case directory '" + case_dir + "' does not exist";
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return "'" + case_dir + "' is not a directory";
   }
   const std::string d = case_dir + "/D";
   if (::stat(d.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -155,7 +158,7 @@ inline std::vector<std::string> write_serial_data_files(const std::string& case_
     const std::string path = dir + "/" + serial_file_name(kind, v + 1, step, rank);
     loopnest::write_file_atomically(
            path, [&](const auto& write) { write_serial_text(g, c.precision, f, v, write); },
-           "loopnest-mfc");
+           "loopnest_mfc::write_serial_data_files");
     written.push_back(path);
   };
   if (c.num_dims == 1 || c.prim_vars_wrt) {

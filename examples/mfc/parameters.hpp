@@ -125,6 +125,15 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"fluid_pp(#)%qv", value_type::real, "", "reference energy (default 0)"},
 };
 
+// A key or value as a message shows it: whole up to 64 characters, else its start and its length,
+// so that a megabyte string is not echoed back.
+inline std::string shown(const std::string& text) {
+  if (text.size() <= 64) {
+    return text;
+  }
+  return text.substr(0, 48) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 // A key split into its shape and its indices: "patch_icpp(2)%vel(1)" is
 // "patch_icpp(#)%vel(#)" with indices {2, 1}. An index is a decimal integer without sign.
 struct key_shape {
@@ -213,20 +222,22 @@ class parameter_store {
   // a value of the wrong type and a value the port does not implement.
   void set(const std::string& key, const json_value& value, const std::string& origin,
            bool replace = false) {
-    const key_shape shape = shape_of(key);
+    const key_shape shape  = shape_of(key);
+    const std::string name = shown(key);
     // "fluid_pp(01)%gamma" would be stored apart from "fluid_pp(1)%gamma" and never read.
     if (canonical_key(shape) != key) {
-      throw case_error(origin + ": parameter '" + key +
-                       "': an index is written as MFC writes it, '" + canonical_key(shape) + "'");
+      throw case_error(origin + ": parameter '" + name +
+                       "': an index is written as MFC writes it, '" + shown(canonical_key(shape)) +
+                       "'");
     }
     const parameter_spec* spec = find_spec(shape.shape);
     if (spec == nullptr) {
-      throw case_error(origin + ": parameter '" + key +
+      throw case_error(origin + ": parameter '" + name +
                        "' is not implemented by this port (loopnest-mfc --list-parameters "
                        "lists those that are)");
     }
     if (!replace && m_values.count(key) != 0) {
-      throw case_error(origin + ": parameter '" + key + "' is given twice");
+      throw case_error(origin + ": parameter '" + name + "' is given twice");
     }
     parameter p;
     p.key     = key;
@@ -236,15 +247,28 @@ class parameter_store {
     for (const int index : p.indices) {
       if (index < 0) {
         throw case_error(
-            std::string(origin).append(": '").append(key).append("': index out of range"));
+            std::string(origin).append(": '").append(name).append("': index out of range"));
       }
     }
     const auto wrong_type = [&](const char* expected) {
-      std::string got = value.type == json_value::kind::string ? "'" + value.text + "'"
-                        : value.type == json_value::kind::number
-                            ? value.text
-                            : std::string(kind_name(value.type));
-      return case_error(origin + ": '" + key + "' = " + got + " is not " + expected);
+      const std::string got = value.type == json_value::kind::string ? "'" + shown(value.text) + "'"
+                              : value.type == json_value::kind::number
+                                  ? shown(value.text)
+                                  : std::string(kind_name(value.type));
+      // "dt": "1e-3" is a number in quotes: say so rather than that it is not a number.
+      if (value.type == json_value::kind::string && spec->type != value_type::logical) {
+        bool quoted_number = false;
+        try {
+          quoted_number = parse_json(value.text, origin).type == json_value::kind::number;
+        } catch (const json_error&) {
+          quoted_number = false;  // not a number in any form: the message below says so
+        }
+        if (quoted_number) {
+          return case_error(origin + ": '" + name + "' = " + got + " is a string, not " + expected +
+                            ": write the number without quotes");
+        }
+      }
+      return case_error(origin + ": '" + name + "' = " + got + " is not " + expected);
     };
     std::string canonical;
     switch (spec->type) {
@@ -258,14 +282,14 @@ class parameter_store {
         p.integer  = static_cast<long long>(value.number);
         p.real     = value.number;
         canonical  = std::to_string(p.integer);
-        p.spelling = value.text;
+        p.spelling = shown(value.text);
         break;
       case value_type::real:
         if (value.type != json_value::kind::number) {
           throw wrong_type("a number");
         }
         p.real     = value.number;
-        p.spelling = value.text;
+        p.spelling = shown(value.text);
         break;
       case value_type::logical:
         // MFC's case files write logicals as 'T' and 'F'; Python's True and False print as JSON
@@ -283,7 +307,7 @@ class parameter_store {
         break;
     }
     if (spec->type != value_type::real && !allowed_value(spec->allowed, canonical)) {
-      throw case_error(origin + ": '" + key + "' = " + p.spelling +
+      throw case_error(origin + ": '" + name + "' = " + p.spelling +
                        " is not implemented by this port (it implements " +
                        value_list(spec->allowed) + ": " + spec->meaning + ")");
     }
@@ -307,7 +331,7 @@ class parameter_store {
 inline void apply_override(parameter_store& store, const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    throw case_error("--override '" + assignment + "' is not key=value");
+    throw case_error("--override '" + shown(assignment) + "' is not key=value");
   }
   const std::string key  = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
@@ -320,9 +344,10 @@ inline void apply_override(parameter_store& store, const std::string& assignment
   }
   if (value.type == json_value::kind::array || value.type == json_value::kind::object ||
       value.type == json_value::kind::null) {
-    throw case_error("--override " + assignment + ": '" + key + "' takes a single value");
+    throw case_error("--override " + shown(assignment) + ": '" + shown(key) +
+                     "' takes a single value");
   }
-  store.set(key, value, "--override " + assignment, true);
+  store.set(key, value, "--override " + shown(assignment), true);
 }
 
 }  // namespace loopnest_mfc

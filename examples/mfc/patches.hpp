@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace loopnest_mfc {
@@ -69,7 +72,9 @@ stiffened_gas<T, Index> eos_of(const case_config& c) {
 // (s_initialize_initial_condition_module) and marks every cell as laid by no patch (0).
 struct initial_condition {
   host_fields prim;
-  std::vector<int> patch_id;  // MFC's patch_id_fp, one per interior cell, i fastest
+  std::vector<int> patch_id;           // MFC's patch_id_fp, one per interior cell, i fastest
+  std::vector<long long> laid;         // laid[k]: cells patch k + 1 assigned (in part, smoothed)
+  std::vector<unsigned char> covered;  // whether any patch assigned the cell, i fastest
 
   int& id(const host_fields& f, int i, int j, int k) {
     return patch_id[static_cast<std::size_t>(i) +
@@ -104,6 +109,8 @@ inline void assign_patch(const case_config& c, const patch_config& patch, int pa
   if (1. - eta < 1.e-16) {
     ic.id(q, i, j, k) = patch_id;
   }
+  ++ic.laid[static_cast<std::size_t>(patch_id - 1)];
+  ic.covered[static_cast<std::size_t>(&ic.id(q, i, j, k) - ic.patch_id.data())] = 1;
 }
 
 // An axis-aligned box: the line segment (1D), rectangle (2D) and cuboid (3D) patches, never
@@ -175,6 +182,8 @@ inline initial_condition apply_patches(const case_config& c, const grid& g) {
   initial_condition ic;
   ic.prim = host_fields(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), -1.e-6);
   ic.patch_id.assign(static_cast<std::size_t>(c.m() + 1) * (c.n() + 1) * (c.p() + 1), 0);
+  ic.covered.assign(ic.patch_id.size(), 0);
+  ic.laid.assign(c.patches.size(), 0);
   for (std::size_t k = 0; k < c.patches.size(); ++k) {
     const patch_config& patch = c.patches[k];
     const int id              = static_cast<int>(k) + 1;
@@ -185,6 +194,96 @@ inline initial_condition apply_patches(const case_config& c, const grid& g) {
     }
   }
   return ic;
+}
+
+// What is wrong with the initial condition at its first bad cell (i fastest): `cell` is that
+// cell's number in this block (-1: none) and `problem` says why, naming the cell, its centre and
+// the patch that laid it.
+struct initial_condition_check {
+  long long cell = -1;
+  std::string problem;
+};
+
+// Checks the initial condition before anything runs: every cell laid by some patch, with a
+// finite state, a positive mixture density and a sound speed, (gamma + 1)*p + pi_inf > 0 in
+// MFC's transformed parameters; a pressure below zero (a liquid under tension) is allowed.
+// `offset` is the block's first cell in the whole grid, for the message.
+inline initial_condition_check check_initial_condition(const case_config& c, const grid& g,
+                                                       const initial_condition& ic,
+                                                       const int (&offset)[3] = {0, 0, 0}) {
+  const equation_index ix = equations_of(c);
+  const host_fields& q    = ic.prim;
+  initial_condition_check out;
+  for (int k = 0; k <= c.p() && out.cell < 0; ++k) {
+    for (int j = 0; j <= c.n() && out.cell < 0; ++j) {
+      for (int i = 0; i <= c.m() && out.cell < 0; ++i) {
+        const long long cell =
+            i + static_cast<long long>(q.nx) * (j + static_cast<long long>(q.ny) * k);
+        const std::size_t at = static_cast<std::size_t>(cell);
+        double rho = 0, gamma = 0, pi_inf = 0;
+        bool finite = true;
+        for (int v = 0; v < ix.sys_size(); ++v) {
+          finite = finite && std::isfinite(q(v, i, j, k));
+        }
+        for (int f = 0; f < c.num_fluids; ++f) {
+          rho += q(ix.cont(f), i, j, k);
+          gamma += q(ix.adv(f), i, j, k) * c.fluids[f].gamma;
+          pi_inf += q(ix.adv(f), i, j, k) * c.fluids[f].pi_inf;
+        }
+        const double pres = q(ix.energy(), i, j, k);
+        char why[200]     = "";
+        if (ic.covered[at] == 0) {
+          std::snprintf(why, sizeof(why), "no patch covers it");
+        } else if (!finite) {
+          std::snprintf(why, sizeof(why), "a value is not finite");
+        } else if (!(rho > 0)) {
+          std::snprintf(why, sizeof(why), "the mixture density %.6g is not positive", rho);
+        } else if (!((gamma + 1) * pres + pi_inf > 0)) {
+          std::snprintf(
+              why, sizeof(why),
+              "the pressure %.6g is at or below -pi_inf/(gamma + 1) = %.6g of the mixture "
+              "there, which has no sound speed",
+              pres, 0.0 - pi_inf / (gamma + 1));
+        } else {
+          continue;
+        }
+        const int at_cell[3] = {i, j, k};
+        std::string where    = "the initial condition at cell (";
+        for (int d = 0; d < 3; ++d) {
+          where += std::to_string(at_cell[d] + offset[d]) + (d < 2 ? ", " : ")");
+        }
+        where += ", centre (";
+        for (int d = 0; d < c.num_dims; ++d) {
+          char x[32];
+          std::snprintf(x, sizeof(x), "%.6g", g.axis[d].x_cc_pre(at_cell[d]));
+          where += x;
+          where += d + 1 < c.num_dims ? ", " : ")";
+        }
+        if (ic.patch_id[at] > 0) {
+          where += ", laid by patch " + std::to_string(ic.patch_id[at]);
+        }
+        out.cell    = cell;
+        out.problem = where + ": " + why;
+      }
+    }
+  }
+  return out;
+}
+
+// How finely single precision holds a pressure in this case: the energy of a stiffened gas carries
+// its pi_inf (MFC's gamma*pi/(gamma - 1), 7.8e8 for water), so in float it is stored to half a
+// unit in the last place of pi_inf, and p = (E - ... - pi_inf)/gamma to that over gamma. The
+// largest over the fluids; 0 when no fluid has a pi_inf.
+inline double single_precision_pressure_step(const case_config& c) {
+  double step = 0.0;
+  for (int f = 0; f < c.num_fluids; ++f) {
+    const auto pi_inf = static_cast<float>(c.fluids[f].pi_inf);
+    if (pi_inf > 0.0F) {
+      const float ulp = std::nextafter(pi_inf, std::numeric_limits<float>::infinity()) - pi_inf;
+      step            = std::max(step, 0.5 * ulp / c.fluids[f].gamma);
+    }
+  }
+  return step;
 }
 
 namespace detail {

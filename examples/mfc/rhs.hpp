@@ -490,6 +490,17 @@ class five_equation_solver {
     exec.fence();
   }
 
+  // The bytes of the fields the constructor allocates (its coefficient tables and inverse widths
+  // grow only with m + n + p): what a case is checked against before anything is allocated.
+  static double field_bytes(const case_config& c) {
+    double cells = 1.0;
+    for (int d = 0; d < c.num_dims; ++d) {
+      cells *= c.axis[d].cells_minus_one + 1.0 + 2.0 * buff_size;
+    }
+    return cells * static_cast<double>(sizeof(T)) *
+           ((6.0 + c.num_dims) * c.sys_size() + c.num_dims);
+  }
+
   const fields& state() const { return m_q0; }
   const kernel_profile& profile() const { return m_profile; }
   int sys_size() const { return m_q0.nvar(); }

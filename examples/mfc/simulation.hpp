@@ -7,6 +7,7 @@
 
 #include "case.hpp"
 #include "grid.hpp"
+#include "memory.hpp"
 #include "output.hpp"
 #include "patches.hpp"
 #include "rhs.hpp"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,9 +72,10 @@ inline bool stages_fenced(int n, int warm_up) {
 
 namespace detail {
 
-// The first interior cell (in MFC's order, i fastest) whose state is not finite or whose
-// mixture density or pressure is negative, or -1: one loop over the cells, an atomic minimum
-// into `first` (allocated once by the caller, not every step).
+// The first interior cell (in MFC's order, i fastest) where a conservative variable, or a
+// primitive one computed from them, is not finite, or -1: one loop over the cells, an atomic
+// minimum into `first` (allocated once by the caller, not every step). As in MFC, a finite
+// state is never stopped, a negative pressure included: a liquid under tension is physical.
 template <class T>
 using first_cell_view =
     Kokkos::View<long long, typename five_equation_solver<T>::fields::memory_space>;
@@ -101,11 +104,9 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
           }
         }
         conservative_to_primitive(eos, q, p, conversion_site::pre_process);
-        T rho = T(0);
-        for (int f = 0; f < eos_max_fluids && f < eos.index.num_fluids; ++f) {
-          rho = rho + q[slot_index::cont(f)];
+        for (int v = 0; v < max_equations; ++v) {
+          bad = bad || (slots.var[v] >= 0 && !(p[v] * T(0) == T(0)));
         }
-        bad = bad || !(rho > T(0)) || !(p[slot_index::energy()] >= T(0));
         if (bad) {
           Kokkos::atomic_fetch_min(&first(), i + nx * (j + ny * static_cast<long long>(k)));
         }
@@ -159,7 +160,23 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
                     const std::string& out_dir, kernel_profile& profile_out, bool profile,
                     const rank_set& ranks = {}, const Setup& setup = {}) {
   const case_config& whole_case = ranks.global != nullptr ? *ranks.global : c;
-  five_equation_solver<T> solver(Kokkos::DefaultExecutionSpace(), c, g, profile);
+  // Every rank allocates its fields before any of them goes on, so that one rank's failed
+  // allocation ends the run on all of them instead of leaving the others in the halo exchange.
+  std::optional<five_equation_solver<T>> made;
+  std::string failure;
+  try {
+    made.emplace(Kokkos::DefaultExecutionSpace(), c, g, profile);
+  } catch (const std::exception& e) {
+    failure = is_allocation_failure(e) ? e.what() : "";
+    if (failure.empty()) {
+      throw;
+    }
+  }
+  if (ranks.min(failure.empty() ? 1 : 0) == 0) {
+    throw allocation_failure(failure.empty() ? "another rank could not allocate its fields"
+                                             : failure);
+  }
+  five_equation_solver<T>& solver = *made;
   setup(solver);
   solver.load(cons);
   run_result result;
@@ -223,8 +240,7 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
       throw unphysical_state("the state went unphysical in step " + std::to_string(t_step + 1) +
                              " at cell (" + std::to_string(bad % nx) + ", " +
                              std::to_string((bad / nx) % ny) + ", " +
-                             std::to_string(bad / (nx * ny)) +
-                             "): a value that is not finite, or a negative density or pressure");
+                             std::to_string(bad / (nx * ny)) + "): a value that is not finite");
     }
     const int done = t_step + 1;
     if ((done - c.t_step_start) % c.t_step_save == 0 || done == c.t_step_stop) {

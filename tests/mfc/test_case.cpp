@@ -83,9 +83,14 @@ TEST(mfc_case, reads_the_1d_shock_tube) {
 
 TEST(mfc_case, reads_mfcs_3d_performance_test_once_its_boundaries_are_implemented) {
   const std::string text = file_text("performance_test_3d.json");
-  EXPECT_EQ(error_of(text),
-            "case.json:1:765: 'bc_x%end' = -6 is not implemented by this port (it implements -1 "
-            "or -2 or -3: boundary at x end)");
+  // The three boundaries are refused at once, a line each.
+  std::string refused;
+  for (const char* axis : {"x:765", "y:797", "z:829"}) {
+    refused += std::string(refused.empty() ? "" : "\n") + "case.json:1:" + (axis + 2) +
+               ": 'bc_" + axis[0] + "%end' = -6 is not implemented by this port (it implements "
+               "-1 or -2 or -3: boundary at " + axis[0] + " end)";
+  }
+  EXPECT_EQ(error_of(text), refused);
   const case_config c =
       read_text(text, {"bc_x%end=-3", "bc_y%end=-3", "bc_z%end=-3", "m=24", "n=24", "p=24"});
   EXPECT_EQ(c.num_dims, 3);
@@ -207,6 +212,55 @@ TEST(mfc_case, refuses_missing_and_inconsistent_parameters) {
   EXPECT_EQ(error_of(shock_tube("a_x", "\"a_x\": 2")),
             "case.json:2:3: 'a_x' is given but stretch_x is not T");
   EXPECT_EQ(error_of("[1]"), "case.json:1:1: the case must be a JSON object, found an array");
+}
+
+// A case file written to the test's temporary directory.
+std::string written_case(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(mfc_case, reports_every_refused_key_and_override_at_once) {
+  const std::string path =
+      written_case("loopnest_mfc_keys.json", shock_tube("", "\"foo\": 1, \"bar\": 2"));
+  const std::string not_implemented =
+      "' is not implemented by this port (loopnest-mfc --list-parameters lists those that are)";
+  EXPECT_EQ(refusal_of([&] {
+              loopnest_mfc::read_case(path, {"baz=3", "dt=0.5"});
+            }),
+            path + ":2:3: parameter 'foo" + not_implemented + "\n" + path +
+                ":2:13: parameter 'bar" + not_implemented + "\n--override baz=3: parameter 'baz" +
+                not_implemented);
+  std::filesystem::remove(path);
+}
+
+TEST(mfc_case, reads_a_case_file_that_starts_with_a_byte_order_mark) {
+  const std::string path = written_case("loopnest_mfc_bom.json", "\xEF\xBB\xBF" + shock_tube());
+  EXPECT_EQ(loopnest_mfc::read_case(path, {}).m(), 49);
+  std::filesystem::remove(path);
+}
+
+TEST(mfc_case, says_a_quoted_number_is_a_string_and_shows_a_long_value_in_part) {
+  EXPECT_EQ(error_of(shock_tube(), {"dt=\"1e-3\""}),
+            "--override dt=\"1e-3\": 'dt' = '1e-3' is a string, not a number: write the number "
+            "without quotes");
+  const std::string sevens(100, '7');
+  EXPECT_EQ(error_of(shock_tube(), {"m=\"" + sevens + "\""}),
+            "--override m=\"" + sevens.substr(0, 45) + "... (104 characters): 'm' = '" +
+                sevens.substr(0, 48) +
+                "... (100 characters)' is a string, not an integer: "
+                "write the number without quotes");
+}
+
+TEST(mfc_case, refuses_cells_past_what_int_indexes_and_an_overflowing_weno_eps) {
+  EXPECT_EQ(error_of(shock_tube(), {"m=2147483647"}),
+            "--override m=2147483647: 'm' = 2147483647 is more cells than the port indexes (at "
+            "most 2147483638)");
+  EXPECT_EQ(error_of(shock_tube(), {"weno_eps=1e300"}),
+            "--override weno_eps=1e300: 'weno_eps' = 1e300 must be below 1e18 (WENO squares "
+            "weno_eps + beta)");
+  EXPECT_NO_THROW(read_text(shock_tube(), {"m=2147483638", "weno_eps=1e17"}));
 }
 
 }  // namespace

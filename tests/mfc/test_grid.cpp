@@ -99,4 +99,36 @@ TEST(mfc_grid, ghost_layers_follow_the_boundary_types) {
   }
 }
 
+TEST(mfc_grid, a_grid_that_folds_or_is_not_finite_is_refused_by_name) {
+  // Stretching far outside the domain folds the grid back over itself.
+  axis_config c          = uniform(49, 0.0, 1.0);
+  c.stretch              = true;
+  c.a                    = 1.0;
+  c.x_a                  = 5.0;
+  c.x_b                  = 6.0;
+  c.loops                = 2;
+  const axis_grid folded = generate_axis(c, 4);
+  try {
+    loopnest_mfc::check_axis(folded, c, 'x');
+    ADD_FAILURE() << "a folded grid was accepted";
+  } catch (const loopnest_mfc::case_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "the grid in x: cell 13 has width -0.0334922 (x_cb(12) = 13.4713, x_cb(13) = "
+                 "13.4378); stretch_x, a_x, x_a, x_b and loops_x give a grid that folds over "
+                 "itself");
+  }
+  // A domain wider than double holds.
+  const axis_config wide = uniform(49, -1e308, 1e308);
+  try {
+    loopnest_mfc::check_axis(generate_axis(wide, 4), wide, 'y');
+    ADD_FAILURE() << "a grid of infinite widths was accepted";
+  } catch (const loopnest_mfc::case_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "the grid in y: the cell boundary y_cb(-1) is not finite; y_domain%beg and "
+                 "y_domain%end give it");
+  }
+  EXPECT_NO_THROW(loopnest_mfc::check_axis(generate_axis(uniform(49, 0.0, 1.0), 4),
+                                           uniform(49, 0.0, 1.0), 'x'));
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "patches.hpp"
 
@@ -133,6 +134,63 @@ TEST(mfc_patches, a_smoothed_sphere_blends_into_its_smooth_patch) {
     EXPECT_DOUBLE_EQ(ic.prim(p_index, at, 0, 0), eta * 1.e3 + (1. - eta) * 1.e5) << at;
     EXPECT_EQ(ic.patch_id[static_cast<std::size_t>(at)], 1) << "eta < 1: still patch 1's";
   }
+}
+
+// The two-fluid line case of `pres` everywhere: water (MFC's stiffened gas, gamma 4.4, pi 6e8)
+// left of 0.5 and air right of it.
+case_config water_and_air(double pres) {
+  case_config c      = line_case(49, 1.);
+  c.num_fluids       = 2;
+  c.fluids[0].gamma  = 1. / (4.4 - 1.);
+  c.fluids[0].pi_inf = 4.4 * 6.e8 / (4.4 - 1.);
+  c.fluids[1].gamma  = 1. / (1.4 - 1.);
+  patch_config water = box(0.25, 0.5, pres);
+  water.alpha_rho[0] = 1000.;
+  water.alpha[0]     = 1.;
+  water.alpha_rho[1] = 0.;
+  water.alpha[1]     = 0.;
+  patch_config air   = box(0.75, 0.5, pres);
+  air.alpha_rho[0]   = 0.;
+  air.alpha[0]       = 0.;
+  air.alpha_rho[1]   = 1.2;
+  air.alpha[1]       = 1.;
+  c.patches          = {water, air};
+  return c;
+}
+
+std::string problem_of(const case_config& c) {
+  const grid g                        = generate_grid(c);
+  const initial_condition_check check = check_initial_condition(c, g, apply_patches(c, g));
+  return check.cell < 0 ? "none" : check.problem;
+}
+
+TEST(mfc_patches, the_initial_condition_is_checked_and_water_may_be_under_tension) {
+  EXPECT_EQ(problem_of(water_and_air(1.e5)), "none");
+  // Water at -1 MPa has a sound speed (p + pi > 0); air at -1 Pa has none.
+  case_config c     = water_and_air(1.e5);
+  c.patches[0].pres = -1.e6;
+  EXPECT_EQ(problem_of(c), "none");
+  c.patches[1].pres = -1.;
+  EXPECT_EQ(problem_of(c),
+            "the initial condition at cell (25, 0, 0), centre (0.51), laid by patch 2: the "
+            "pressure -1 is at or below -pi_inf/(gamma + 1) = 0 of the mixture there, which has "
+            "no sound speed");
+  // Cells no patch lays keep MFC's fill, -1e-6 everywhere.
+  c                      = water_and_air(1.e5);
+  c.patches[1].length[0] = 0.2;
+  EXPECT_EQ(problem_of(c),
+            "the initial condition at cell (25, 0, 0), centre (0.51): no patch covers it");
+  c                         = water_and_air(1.e5);
+  c.patches[0].alpha_rho[0] = -1.;
+  EXPECT_EQ(problem_of(c),
+            "the initial condition at cell (0, 0, 0), centre (0.01), laid by patch 1: the mixture "
+            "density -1 is not positive");
+}
+
+TEST(mfc_patches, single_precision_holds_a_pressure_beside_water_to_half_an_ulp_of_pi_inf) {
+  // float(7.76e8) lies in [2^29, 2^30): its unit in the last place is 64, over gamma = 1/3.4.
+  EXPECT_NEAR(single_precision_pressure_step(water_and_air(1.e5)), 32. * 3.4, 1e-9);
+  EXPECT_EQ(single_precision_pressure_step(line_case(49, 1.)), 0.);
 }
 
 }  // namespace
