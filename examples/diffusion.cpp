@@ -116,8 +116,8 @@ void print_usage(std::FILE* to) {
       "The solution must be finite, in [0, 1] and of mass in [0, 1], each within the\n"
       "boundary tolerance (1e-4 in FP32, 1e-10 in FP64).\n"
       "Exit status: 0 CHECK=PASS; 1 CHECK=FAIL (nothing written); 2 bad arguments\n"
-      "(nothing run); 3 FIELD_FILE or standard output could not be written (an existing\n"
-      "FIELD_FILE is left as it was).\n",
+      "(nothing run); 3 standard output or FIELD_FILE could not be written (FIELD_FILE is\n"
+      "written after standard output; an existing FIELD_FILE is left as it was).\n",
       variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant),
       std::min(temporal_traits<double>::max_steps_per_pass,
                temporal_traits<float>::max_steps_per_pass),
@@ -328,12 +328,29 @@ std::vector<T> run(const options& o, timings& t, int& steps_per_pass) {
   throw std::logic_error("unhandled variant " + o.variant);
 }
 
-// Checks the result u, writes FIELD_FILE (an output_error when it cannot) and prints the
-// KEY=VALUE lines; `layout` (a distributed run's ranks, transport and overlap) follows STEPS.
+// Flushes standard output: a full disk or a closed pipe is an output_error, not a silent success.
+void flush_stdout() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    throw output_error(std::string("writing standard output failed: ") + std::strerror(errno));
+  }
+}
+
+// Checks the result u, prints the KEY=VALUE lines and writes FIELD_FILE (an output_error when
+// either cannot be written); `layout` (a distributed run's ranks, transport and overlap) follows
+// STEPS.
 template <class T>
-void check_write_and_print(const options& o, const std::vector<T>& u, const timings& t,
+void check_print_and_write(const options& o, const std::vector<T>& u, const timings& t,
                            double total, const std::string& layout) {
   const auto check = loopnest::check_diffusion_solution(u, o.nx, o.ny);
+  std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n%s", o.variant.c_str(),
+              loopnest::name(o.precision), o.nx, o.ny, o.steps, layout.c_str());
+  std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
+              check.min, check.max);
+  std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
+              t.h2d, t.d2h, t.exit);
+  // Before FIELD_FILE replaces an older one, so that standard output that cannot be written
+  // leaves that file as it was.
+  flush_stdout();
   if (o.field_file) {
     try {
       loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
@@ -341,12 +358,6 @@ void check_write_and_print(const options& o, const std::vector<T>& u, const timi
       throw output_error(e.what());
     }
   }
-  std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n%s", o.variant.c_str(),
-              loopnest::name(o.precision), o.nx, o.ny, o.steps, layout.c_str());
-  std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
-              check.min, check.max);
-  std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
-              t.h2d, t.d2h, t.exit);
 }
 
 // start: before Kokkos was initialised, so that TOTAL_S holds the device's start-up too, as the
@@ -360,7 +371,7 @@ void run_and_report(const options& o, clock_type::time_point start) {
   if (o.variant == loopnest::name(loopnest::diffusion_variant::temporal)) {
     layout = "STEPS_PER_PASS=" + std::to_string(steps_per_pass) + "\n";
   }
-  check_write_and_print(o, u, t, seconds_since(start), layout);
+  check_print_and_write(o, u, t, seconds_since(start), layout);
 }
 
 // The exit status of a run, check and report: an output that could not be written, or a run or
@@ -391,11 +402,16 @@ int run_one_rank(const options& o, clock_type::time_point start) {
   });
 }
 
-// A full disk or a closed pipe on standard output is an error too, not a silent success.
-int flush_stdout(int status) {
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "loopnest-diffusion: writing standard output failed: %s\n",
-                 std::strerror(errno));
+// The exit status once standard output is flushed: io_error when it cannot be written. An
+// io_error status was reported already, so a standard output that failed too is not reported.
+int flushed_status(int status) {
+  if (status == io_error) {
+    return status;
+  }
+  try {
+    flush_stdout();
+  } catch (const output_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
     return io_error;
   }
   return status;
@@ -443,8 +459,8 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   t.exit     = seconds_since(t0);
   int status = pass;
   if (rank == 0) {
-    status = flush_stdout(report_status([&] {
-      check_write_and_print(o, u, t, seconds_since(start),
+    status = flushed_status(report_status([&] {
+      check_print_and_write(o, u, t, seconds_since(start),
                             "RANKS=" + std::to_string(d->ranks(0)) + "x" +
                                 std::to_string(d->ranks(1)) + "\nTRANSPORT=" + o.transport +
                                 "\nOVERLAP=" + (o.overlap ? "on" : "off") + "\n");
@@ -507,7 +523,7 @@ int mpi_main(int argc, char** argv) {
           std::fprintf(stderr, "loopnest-diffusion: %s\n", refused.message.c_str());
           status = usage;
         } else {
-          status = flush_stdout(run_one_rank(o, start));
+          status = flushed_status(run_one_rank(o, start));
         }
       } else {
         try {
@@ -536,7 +552,7 @@ int mpi_main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, check_failed);
   }
   MPI_Finalize();
-  return rank == 0 ? flush_stdout(status) : status;
+  return rank == 0 ? flushed_status(status) : status;
 }
 
 #endif
@@ -562,5 +578,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
     return usage;
   }
-  return flush_stdout(run_one_rank(o, clock_type::now()));
+  return flushed_status(run_one_rank(o, clock_type::now()));
 }
