@@ -161,6 +161,7 @@ TEST_F(field_file, an_unwritable_path_is_refused_before_anything_is_written) {
             "directory '" + dir + "/no_such_directory' does not exist");
   EXPECT_EQ(refused(dir), "'" + dir + "' is a directory, not a file");
   EXPECT_EQ(refused(dir + "/"), "'" + dir + "/' names a directory, not a file");
+  EXPECT_EQ(refused(""), "the file name is empty");
   expect_mentions(refused(dir + "/" + std::string(300, 'f')),
                   "the file name has 300 characters but directory '" + dir + "' allows at most");
   EXPECT_EQ(refused("/dev/null"), "'/dev/null' exists and is not a regular file");

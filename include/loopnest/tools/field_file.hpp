@@ -143,13 +143,17 @@ inline bool write_all(int fd, const char* text, std::size_t size) {
 
 }  // namespace Impl
 
-// Why a field file cannot be written at `path`, or "" when it can: the directory must exist and
-// take a new file (checked by creating and removing one), the name must fit the file system, and
-// an existing file must be a regular file that is not write-protected (no write bit in its mode,
-// which write_field_file honours even for root, as it replaces the file rather than writing into
-// it). The tools ask this before a run, so that a long run does not end in a refused write.
+// Why a field file cannot be written at `path`, or "" when it can: the name must not be empty nor
+// end in '/', the directory must exist and take a new file (checked by creating and removing one),
+// the name must fit the file system, and an existing file must be a regular file that is not
+// write-protected (no write bit in its mode, which write_field_file honours even for root, as it
+// replaces the file rather than writing into it). The tools ask this before a run, so that a long
+// run does not end in a refused write.
 inline std::string field_file_unwritable_reason(const std::string& path) {
-  if (path.empty() || path.back() == '/') {
+  if (path.empty()) {
+    return "the file name is empty";
+  }
+  if (path.back() == '/') {
     return "'" + path + "' names a directory, not a file";
   }
   const std::string dir = Impl::parent_directory(path);
