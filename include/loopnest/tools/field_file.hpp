@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -141,22 +142,44 @@ inline bool write_all(int fd, const char* text, std::size_t size) {
   return true;
 }
 
-}  // namespace Impl
+// Links followed in a row before the chain counts as a loop: Linux's own limit (MAXSYMLINKS).
+inline constexpr int most_symbolic_links = 40;
 
-// Why a field file cannot be written at `path`, or "" when it can: the name must not be empty nor
-// end in '/', the directory must exist and take a new file (checked by creating and removing one),
-// the name must fit the file system, and an existing file must be a regular file that is not
-// write-protected (no write bit in its mode, which write_field_file honours even for root, as it
-// replaces the file rather than writing into it). The tools ask this before a run, so that a long
-// run does not end in a refused write.
-inline std::string field_file_unwritable_reason(const std::string& path) {
-  if (path.empty()) {
-    return "the file name is empty";
+// `path` with the symbolic links of its last component followed, a relative target being
+// relative to the link's directory, so that a write replaces the link's target and the link
+// stays; a dangling link gives the path its target will have. Empty for a chain of more than
+// most_symbolic_links links (a loop).
+inline std::string link_target(const std::string& path) {
+  std::string target = path;
+  for (int links = 0; links <= most_symbolic_links; ++links) {
+    struct ::stat st;
+    if (::lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      return target;
+    }
+    std::string link(PATH_MAX, '\0');
+    const ::ssize_t n = ::readlink(target.c_str(), link.data(), link.size());
+    if (n <= 0) {
+      return target;
+    }
+    link.resize(static_cast<std::size_t>(n));
+    const std::size_t slash = target.find_last_of('/');
+    if (link[0] == '/' || slash == std::string::npos) {
+      target = link;
+    } else {
+      target.resize(slash + 1);
+      target += link;
+    }
   }
+  return "";
+}
+
+// Why a field file cannot be written at `path`, which is no symbolic link, or "" when it can
+// (field_file_unwritable_reason).
+inline std::string unwritable_reason(const std::string& path) {
   if (path.back() == '/') {
     return "'" + path + "' names a directory, not a file";
   }
-  const std::string dir = Impl::parent_directory(path);
+  const std::string dir = parent_directory(path);
   struct ::stat st;
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return "directory '" + dir + "' does not exist";
@@ -179,32 +202,71 @@ inline std::string field_file_unwritable_reason(const std::string& path) {
     }
   }
   std::string probe;
-  const int fd = Impl::create_temporary(dir, probe);
+  const int fd = create_temporary(dir, probe);
   if (fd < 0) {
-    return "directory '" + dir + "' does not take a new file (" + Impl::errno_text(errno) + ")";
+    return "directory '" + dir + "' does not take a new file (" + errno_text(errno) + ")";
   }
   ::close(fd);
   ::unlink(probe.c_str());
   return "";
 }
 
+// Where a write to `path` lands (link_target), and in `reason` why a field file cannot be
+// written there, or "" when it can (field_file_unwritable_reason).
+inline std::string writable_target(const std::string& path, std::string& reason) {
+  if (path.empty()) {
+    reason = "the file name is empty";
+    return path;
+  }
+  std::string target = link_target(path);
+  if (target.empty()) {
+    reason = "'" + path + "' is a loop of symbolic links (more than " +
+             std::to_string(most_symbolic_links) + " in a row)";
+    return path;
+  }
+  reason = unwritable_reason(target);
+  if (!reason.empty() && target != path) {
+    reason = "'" + path + "' links to '" + target + "': " + reason;
+  }
+  return target;
+}
+
+}  // namespace Impl
+
+// Why a field file cannot be written at `path`, or "" when it can: the name must not be empty nor
+// end in '/', the directory must exist and take a new file (checked by creating and removing one),
+// the name must fit the file system, and an existing file must be a regular file that is not
+// write-protected (no write bit in its mode, which write_field_file honours even for root, as it
+// replaces the file rather than writing into it). A symbolic link is followed to its target,
+// which these conditions are then about (a dangling link's target need not exist); a loop of
+// links is refused. The tools ask this before a run, so that a long run does not end in a
+// refused write.
+inline std::string field_file_unwritable_reason(const std::string& path) {
+  std::string reason;
+  Impl::writable_target(path, reason);
+  return reason;
+}
+
 // Writes a file atomically: into a new file in the same directory, flushed to the disk, then
 // renamed over `path`. A reader sees the old file or the whole new one; a failed write (a full
 // disk, a file size limit) removes the new file and leaves the old one as it was, and a process
-// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. The contents come
-// from fill(write): fill calls write(data, size) with the pieces in order, so that a large file
-// need not be held in memory whole. Errors are std::invalid_argument, before anything is created,
-// for a path that field_file_unwritable_reason refuses, and std::runtime_error naming the path and
-// the system's reason when a write, the flush or the rename fails; both start with `where`.
+// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. A symbolic link at
+// `path` is written through: its target is replaced (a dangling link's target is created) and the
+// link stays. The contents come from fill(write): fill calls write(data, size) with the pieces in
+// order, so that a large file need not be held in memory whole. Errors are std::invalid_argument,
+// before anything is created, for a path that field_file_unwritable_reason refuses (a loop of links
+// included), and std::runtime_error naming the path and the system's reason when a write, the flush
+// or the rename fails; both start with `where`.
 template <class Fill>
 void write_file_atomically(const std::string& path, Fill&& fill,
                            const char* where = "loopnest::write_file_atomically") {
-  const std::string refused = field_file_unwritable_reason(path);
+  std::string refused;
+  const std::string target = Impl::writable_target(path, refused);
   if (!refused.empty()) {
     Impl::throw_invalid_argument(where, refused);
   }
   std::string temporary;
-  const int fd = Impl::create_temporary(Impl::parent_directory(path), temporary);
+  const int fd = Impl::create_temporary(Impl::parent_directory(target), temporary);
   if (fd < 0) {
     throw std::runtime_error(std::string(where) + ": cannot create a file beside '" + path +
                              "': " + Impl::errno_text(errno));
@@ -242,7 +304,7 @@ void write_file_atomically(const std::string& path, Fill&& fill,
     throw std::runtime_error(std::string(where) + ": closing '" + path + "' failed: " +
                              Impl::errno_text(error) + "; the file is as it was before");
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (::rename(temporary.c_str(), target.c_str()) != 0) {
     const int error = errno;
     ::unlink(temporary.c_str());
     throw std::runtime_error(std::string(where) + ": renaming the new file over '" + path +
