@@ -203,12 +203,46 @@ TEST_F(field_file, a_failed_write_leaves_the_old_file_and_no_temporary) {
     msg = error_of<std::runtime_error>(
         [&] { loopnest::write_field_file(path, 1000, 100, v.data()); });
   });
-  expect_mentions(msg, "loopnest::write_field_file: writing '" + path + "' failed: ");
-  expect_mentions(msg, "; the file is as it was before");
+  EXPECT_EQ(msg, "writing '" + path + "' failed: File too large; the file is as it was before");
   const loopnest::field_data f = loopnest::read_field_file(path);
   EXPECT_EQ(f.nx, 2);
   EXPECT_EQ(f.values, old_values);
   EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{"field.txt"});
+}
+
+// Where there was no file, a failed write says that nothing was written, and leaves nothing.
+TEST_F(field_file, a_failed_write_of_a_new_file_says_nothing_was_written) {
+  const std::string path = temp_path();
+  const std::vector<double> v(100000, 0.1);
+  std::string msg;
+  with_file_size_limit(4096, [&] {
+    msg = error_of<std::runtime_error>(
+        [&] { loopnest::write_field_file(path, 1000, 100, v.data()); });
+  });
+  EXPECT_EQ(msg, "writing '" + path + "' failed: File too large; nothing was written");
+  EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{});
+}
+
+// `where` starts a refusal only: a program that passes its name and prints "name: " before any
+// message names itself once. A failed write through a link names the link and its target.
+TEST_F(field_file, where_starts_refusals_and_a_failed_write_names_the_link) {
+  const fs::path dir = test_dir();
+  const auto fill    = [](const auto& write) {
+    const std::string text(100000, '1');
+    write(text.data(), text.size());
+  };
+  EXPECT_EQ(error_of([&] { loopnest::write_file_atomically("", fill, "program"); }),
+            "program: the file name is empty");
+  fs::create_symlink("target.txt", dir / "link");
+  const std::string link = (dir / "link").string();
+  std::string msg;
+  with_file_size_limit(4096, [&] {
+    msg = error_of<std::runtime_error>(
+        [&] { loopnest::write_file_atomically(link, fill, "program"); });
+  });
+  EXPECT_EQ(msg, "writing '" + link + "' (a link to '" + dir.string() +
+                     "/target.txt') failed: File too large; nothing was written");
+  EXPECT_EQ(files_in(dir), std::vector<std::string>{"link"});
 }
 
 TEST_F(field_file, a_write_replaces_the_old_file_whole) {

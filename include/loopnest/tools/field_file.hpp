@@ -250,13 +250,19 @@ inline std::string field_file_unwritable_reason(const std::string& path) {
 // Writes a file atomically: into a new file in the same directory, flushed to the disk, then
 // renamed over `path`. A reader sees the old file or the whole new one; a failed write (a full
 // disk, a file size limit) removes the new file and leaves the old one as it was, and a process
-// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. A symbolic link at
-// `path` is written through: its target is replaced (a dangling link's target is created) and the
-// link stays. The contents come from fill(write): fill calls write(data, size) with the pieces in
-// order, so that a large file need not be held in memory whole. Errors are std::invalid_argument,
-// before anything is created, for a path that field_file_unwritable_reason refuses (a loop of links
-// included), and std::runtime_error naming the path and the system's reason when a write, the flush
-// or the rename fails; both start with `where`.
+// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. A symbolic link
+// at `path` is written through: its target is replaced (a dangling link's target is created)
+// and the link stays. The contents come from fill(write): fill calls write(data, size) with the
+// pieces in order, so that a large file need not be held in memory whole; an exception fill
+// throws is let through. Errors:
+// - std::invalid_argument "WHERE: REASON", before anything is created, for a path that
+//   field_file_unwritable_reason refuses (a loop of links included). `where` names the calling
+//   function, as in every loopnest refusal, not a program.
+// - std::runtime_error "writing 'PATH' failed: WHY; the file is as it was before" when a write
+//   fails ("creating", "flushing", "closing" or "replacing" for the other steps), ending
+//   "; nothing was written" instead when there was no file. PATH is the path as given, followed
+//   by " (a link to 'TARGET')" for a link, and never the new file's name. The message does not
+//   start with `where`, so that a program printing "program: " before it names itself once.
 template <class Fill>
 void write_file_atomically(const std::string& path, Fill&& fill,
                            const char* where = "loopnest::write_file_atomically") {
@@ -265,20 +271,27 @@ void write_file_atomically(const std::string& path, Fill&& fill,
   if (!refused.empty()) {
     Impl::throw_invalid_argument(where, refused);
   }
+  struct ::stat st;
+  const bool existed = ::stat(target.c_str(), &st) == 0;
+  const std::string name =
+      "'" + path + "'" + (target == path ? "" : " (a link to '" + target + "')");
+  const auto error = [&](const char* what, int number) {
+    return std::runtime_error(
+        std::string(what) + " " + name + " failed: " + Impl::errno_text(number) +
+        (existed ? "; the file is as it was before" : "; nothing was written"));
+  };
   std::string temporary;
   const int fd = Impl::create_temporary(Impl::parent_directory(target), temporary);
   if (fd < 0) {
-    throw std::runtime_error(std::string(where) + ": cannot create a file beside '" + path +
-                             "': " + Impl::errno_text(errno));
+    throw error("creating", errno);
   }
   bool released   = false;
   const auto fail = [&](const char* what) {
-    const int error = errno;
+    const int number = errno;
     ::close(fd);
     ::unlink(temporary.c_str());
     released = true;
-    throw std::runtime_error(std::string(where) + ": " + what + " '" + path + "' failed: " +
-                             Impl::errno_text(error) + "; the file is as it was before");
+    throw error(what, number);
   };
   const auto write = [&](const char* data, std::size_t size) {
     if (!Impl::write_all(fd, data, size)) {
@@ -299,24 +312,21 @@ void write_file_atomically(const std::string& path, Fill&& fill,
     fail("flushing");
   }
   if (::close(fd) != 0) {
-    const int error = errno;
+    const int number = errno;
     ::unlink(temporary.c_str());
-    throw std::runtime_error(std::string(where) + ": closing '" + path + "' failed: " +
-                             Impl::errno_text(error) + "; the file is as it was before");
+    throw error("closing", number);
   }
   if (::rename(temporary.c_str(), target.c_str()) != 0) {
-    const int error = errno;
+    const int number = errno;
     ::unlink(temporary.c_str());
-    throw std::runtime_error(std::string(where) + ": renaming the new file over '" + path +
-                             "' failed: " + Impl::errno_text(error) +
-                             "; the file is as it was before");
+    throw error(existed ? "replacing" : "creating", number);
   }
 }
 
-// Writes a field file atomically (write_file_atomically). std::invalid_argument, before anything
-// is created, for nx or ny below 1, a null `values` or a path that field_file_unwritable_reason
-// refuses; std::runtime_error naming the path and the system's reason when a write, the flush or
-// the rename fails.
+// Writes a field file atomically (write_file_atomically). std::invalid_argument
+// "loopnest::write_field_file: ...", before anything is created, for nx or ny below 1, a null
+// `values` or a path that field_file_unwritable_reason refuses; write_file_atomically's
+// std::runtime_error when a write, the flush or the rename fails.
 template <class T>
 void write_field_file(const std::string& path, int nx, int ny, const T* values) {
   static_assert(Impl::is_fp32_or_fp64_v<T>,
