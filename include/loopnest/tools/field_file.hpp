@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -321,6 +322,14 @@ void write_file_atomically(const std::string& path, Fill&& fill,
     ::unlink(temporary.c_str());
     throw error(existed ? "replacing" : "creating", number);
   }
+}
+
+// Makes a write past the file size limit (ulimit -f) fail with EFBIG, which write_file_atomically
+// reports as a failed write and cleans up after, instead of letting SIGXFSZ kill the process and
+// leave the new file behind. For a program's main, before it writes: the signal's disposition is
+// the whole process's.
+inline void ignore_file_size_signal() {
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 // Writes a field file atomically (write_file_atomically). std::invalid_argument
