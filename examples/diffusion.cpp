@@ -7,12 +7,14 @@
 #include <loopnest/diffusion.hpp>
 #include <loopnest/tools/diffusion_tool.hpp>
 #include <loopnest/tools/field_file.hpp>
+#include <loopnest/tools/host_memory.hpp>
 #include <loopnest/tools/mpi_launcher.hpp>
 #include <loopnest/tools/precision.hpp>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(LOOPNEST_DIFFUSION_MPI)
@@ -41,8 +44,9 @@ double seconds_since(clock_type::time_point t0) {
 }
 
 // Exit statuses: the run passed its check, the solution failed it (or the run failed), a
-// command-line mistake (nothing run or written), an output that could not be written.
-enum exit_status { pass = 0, check_failed = 1, usage = 2, io_error = 3 };
+// command-line mistake (nothing run or written), an output that could not be written, memory
+// that could not be allocated (nothing written).
+enum exit_status { pass = 0, check_failed = 1, usage = 2, io_error = 3, out_of_memory = 4 };
 
 // A command-line mistake: reported on one line, exit status 2, nothing run or written.
 struct usage_error : std::runtime_error {
@@ -51,6 +55,11 @@ struct usage_error : std::runtime_error {
 
 // An output that could not be written: reported on one line, exit status 3.
 struct output_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Memory that could not be allocated: reported on one line, exit status 4.
+struct memory_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -115,9 +124,11 @@ void print_usage(std::FILE* to) {
       "two on-chip tiles per multiprocessor advances in those tiles, without streaming).\n"
       "The solution must be finite, in [0, 1] and of mass in [0, 1], each within the\n"
       "boundary tolerance (1e-4 in FP32, 1e-10 in FP64).\n"
-      "Exit status: 0 CHECK=PASS; 1 CHECK=FAIL (nothing written); 2 bad arguments\n"
-      "(nothing run); 3 FIELD_FILE or standard output could not be written (an existing\n"
-      "FIELD_FILE is left as it was).\n",
+      "Exit status: 0 CHECK=PASS; 1 CHECK=FAIL (nothing written); 2 bad arguments, or a\n"
+      "grid larger than the host's memory can hold (nothing run); 3 standard output or\n"
+      "FIELD_FILE could not be written (FIELD_FILE is written after standard output; an\n"
+      "existing FIELD_FILE is left as it was); 4 out of memory: the grid's arrays could not\n"
+      "be allocated (nothing written).\n",
       variant_list().c_str(), loopnest::name(loopnest::fastest_diffusion_variant),
       std::min(temporal_traits<double>::max_steps_per_pass,
                temporal_traits<float>::max_steps_per_pass),
@@ -266,6 +277,51 @@ options parse(int argc, char** argv, bool writer = true) {
   return o;
 }
 
+// What a run allocates at its peak, in bytes: the serial reference's two nx * ny arrays on the
+// host; the solver's two arrays of padded rows in the device's memory, and on the host the
+// nx * ny field it hands back with, unless the device's memory is the host's, a mirror of one
+// array.
+struct run_memory {
+  std::uint64_t host, device;
+};
+
+template <class T>
+run_memory memory_of(const options& o) {
+  const std::uint64_t field = std::uint64_t(o.nx) * std::uint64_t(o.ny) * sizeof(T);
+  const std::uint64_t array =
+      std::uint64_t(loopnest::Impl::diffusion_pitch<T>(o.nx)) * std::uint64_t(o.ny) * sizeof(T);
+  if (o.variant == "cpu") {
+    return {2 * field, 0};
+  }
+  if (std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value) {
+    return {2 * array + field, 0};
+  }
+  return {array + field, 2 * array};
+}
+
+run_memory memory_of(const options& o) {
+  return o.precision == loopnest::precision::fp32 ? memory_of<float>(o) : memory_of<double>(o);
+}
+
+// "NX = .., NY = ..: the run needs .. bytes of host memory [and .. bytes of device memory]".
+std::string memory_needed(const options& o) {
+  const run_memory m = memory_of(o);
+  return "NX = " + std::to_string(o.nx) + ", NY = " + std::to_string(o.ny) + ": the run needs " +
+         std::to_string(m.host) + " bytes of host memory" +
+         (m.device > 0 ? " and " + std::to_string(m.device) + " bytes of device memory" : "");
+}
+
+// Refuses, as a command-line mistake, a run that needs more host memory than the host can still
+// give (host_memory_headroom), so that it is told before anything is allocated rather than
+// failing part way.
+void check_host_memory(const options& o) {
+  const loopnest::memory_headroom headroom = loopnest::host_memory_headroom();
+  if (memory_of(o).host > headroom.bytes) {
+    throw usage_error(memory_needed(o) + " but only " + std::to_string(headroom.bytes) +
+                      " bytes are available " + headroom.bound);
+  }
+}
+
 struct timings {
   double h2d = 0.0, loop = 0.0, d2h = 0.0, exit = 0.0;
 };
@@ -328,12 +384,29 @@ std::vector<T> run(const options& o, timings& t, int& steps_per_pass) {
   throw std::logic_error("unhandled variant " + o.variant);
 }
 
-// Checks the result u, writes FIELD_FILE (an output_error when it cannot) and prints the
-// KEY=VALUE lines; `layout` (a distributed run's ranks, transport and overlap) follows STEPS.
+// Flushes standard output: a full disk or a closed pipe is an output_error, not a silent success.
+void flush_stdout() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    throw output_error(std::string("writing standard output failed: ") + std::strerror(errno));
+  }
+}
+
+// Checks the result u, prints the KEY=VALUE lines and writes FIELD_FILE (an output_error when
+// either cannot be written); `layout` (a distributed run's ranks, transport and overlap) follows
+// STEPS.
 template <class T>
-void check_write_and_print(const options& o, const std::vector<T>& u, const timings& t,
+void check_print_and_write(const options& o, const std::vector<T>& u, const timings& t,
                            double total, const std::string& layout) {
   const auto check = loopnest::check_diffusion_solution(u, o.nx, o.ny);
+  std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n%s", o.variant.c_str(),
+              loopnest::name(o.precision), o.nx, o.ny, o.steps, layout.c_str());
+  std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
+              check.min, check.max);
+  std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
+              t.h2d, t.d2h, t.exit);
+  // Before FIELD_FILE replaces an older one, so that standard output that cannot be written
+  // leaves that file as it was.
+  flush_stdout();
   if (o.field_file) {
     try {
       loopnest::write_field_file(*o.field_file, o.nx, o.ny, u.data());
@@ -341,12 +414,6 @@ void check_write_and_print(const options& o, const std::vector<T>& u, const timi
       throw output_error(e.what());
     }
   }
-  std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n%s", o.variant.c_str(),
-              loopnest::name(o.precision), o.nx, o.ny, o.steps, layout.c_str());
-  std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
-              check.min, check.max);
-  std::printf("TOTAL_S=%.6f\nLOOP_S=%.6f\nH2D_S=%.6f\nD2H_S=%.6f\nEXIT_S=%.6f\n", total, t.loop,
-              t.h2d, t.d2h, t.exit);
 }
 
 // start: before Kokkos was initialised, so that TOTAL_S holds the device's start-up too, as the
@@ -355,16 +422,27 @@ template <class T>
 void run_and_report(const options& o, clock_type::time_point start) {
   timings t;
   int steps_per_pass = 1;
-  const auto u       = run<T>(o, t, steps_per_pass);
+  std::vector<T> u;
+  try {
+    u = run<T>(o, t, steps_per_pass);
+  } catch (const std::exception& e) {
+    // A limit check_host_memory does not read (ulimit -d, a cgroup's, the device's memory).
+    if (!loopnest::is_allocation_failure(e)) {
+      throw;
+    }
+    const std::string why = e.what();
+    throw memory_error(memory_needed(o) +
+                       ", and an allocation failed: " + why.substr(0, why.find('\n')));
+  }
   std::string layout;
   if (o.variant == loopnest::name(loopnest::diffusion_variant::temporal)) {
     layout = "STEPS_PER_PASS=" + std::to_string(steps_per_pass) + "\n";
   }
-  check_write_and_print(o, u, t, seconds_since(start), layout);
+  check_print_and_write(o, u, t, seconds_since(start), layout);
 }
 
-// The exit status of a run, check and report: an output that could not be written, or a run or
-// check that failed (CHECK=FAIL), is reported on one line.
+// The exit status of a run, check and report: an output that could not be written, memory that
+// could not be allocated, or a run or check that failed (CHECK=FAIL), is reported on one line.
 int report_status(const std::function<void()>& run_check_and_report) {
   try {
     run_check_and_report();
@@ -372,6 +450,9 @@ int report_status(const std::function<void()>& run_check_and_report) {
   } catch (const output_error& e) {
     std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
     return io_error;
+  } catch (const memory_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return out_of_memory;
   } catch (const std::exception& e) {
     std::printf("CHECK=FAIL\n");
     std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
@@ -379,8 +460,15 @@ int report_status(const std::function<void()>& run_check_and_report) {
   }
 }
 
-// A run on one process, after its arguments were parsed: exactly the tool without MPI.
+// A run on one process, after its arguments were parsed: exactly the tool without MPI. A run
+// the host's memory cannot hold is refused before Kokkos starts.
 int run_one_rank(const options& o, clock_type::time_point start) {
+  try {
+    check_host_memory(o);
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
+    return usage;
+  }
   const Kokkos::ScopeGuard kokkos;
   return report_status([&] {
     if (o.precision == loopnest::precision::fp32) {
@@ -391,11 +479,16 @@ int run_one_rank(const options& o, clock_type::time_point start) {
   });
 }
 
-// A full disk or a closed pipe on standard output is an error too, not a silent success.
-int flush_stdout(int status) {
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "loopnest-diffusion: writing standard output failed: %s\n",
-                 std::strerror(errno));
+// The exit status once standard output is flushed: io_error when it cannot be written. An
+// io_error status was reported already, so a standard output that failed too is not reported.
+int flushed_status(int status) {
+  if (status == io_error) {
+    return status;
+  }
+  try {
+    flush_stdout();
+  } catch (const output_error& e) {
+    std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
     return io_error;
   }
   return status;
@@ -443,8 +536,8 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   t.exit     = seconds_since(t0);
   int status = pass;
   if (rank == 0) {
-    status = flush_stdout(report_status([&] {
-      check_write_and_print(o, u, t, seconds_since(start),
+    status = flushed_status(report_status([&] {
+      check_print_and_write(o, u, t, seconds_since(start),
                             "RANKS=" + std::to_string(d->ranks(0)) + "x" +
                                 std::to_string(d->ranks(1)) + "\nTRANSPORT=" + o.transport +
                                 "\nOVERLAP=" + (o.overlap ? "on" : "off") + "\n");
@@ -507,7 +600,7 @@ int mpi_main(int argc, char** argv) {
           std::fprintf(stderr, "loopnest-diffusion: %s\n", refused.message.c_str());
           status = usage;
         } else {
-          status = flush_stdout(run_one_rank(o, start));
+          status = flushed_status(run_one_rank(o, start));
         }
       } else {
         try {
@@ -536,7 +629,7 @@ int mpi_main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, check_failed);
   }
   MPI_Finalize();
-  return rank == 0 ? flush_stdout(status) : status;
+  return rank == 0 ? flushed_status(status) : status;
 }
 
 #endif
@@ -544,6 +637,8 @@ int mpi_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file size limit FIELD_FILE's write then fails, exit status 3, and leaves no temporary.
+  loopnest::ignore_file_size_signal();
 #if defined(LOOPNEST_DIFFUSION_MPI)
   if (wants_mpi(argc, argv)) {
     return mpi_main(argc, argv);
@@ -562,5 +657,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "loopnest-diffusion: %s\n", e.what());
     return usage;
   }
-  return flush_stdout(run_one_rank(o, clock_type::now()));
+  return flushed_status(run_one_rank(o, clock_type::now()));
 }

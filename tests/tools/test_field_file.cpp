@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -161,6 +162,7 @@ TEST_F(field_file, an_unwritable_path_is_refused_before_anything_is_written) {
             "directory '" + dir + "/no_such_directory' does not exist");
   EXPECT_EQ(refused(dir), "'" + dir + "' is a directory, not a file");
   EXPECT_EQ(refused(dir + "/"), "'" + dir + "/' names a directory, not a file");
+  EXPECT_EQ(refused(""), "the file name is empty");
   expect_mentions(refused(dir + "/" + std::string(300, 'f')),
                   "the file name has 300 characters but directory '" + dir + "' allows at most");
   EXPECT_EQ(refused("/dev/null"), "'/dev/null' exists and is not a regular file");
@@ -201,12 +203,46 @@ TEST_F(field_file, a_failed_write_leaves_the_old_file_and_no_temporary) {
     msg = error_of<std::runtime_error>(
         [&] { loopnest::write_field_file(path, 1000, 100, v.data()); });
   });
-  expect_mentions(msg, "loopnest::write_field_file: writing '" + path + "' failed: ");
-  expect_mentions(msg, "; the file is as it was before");
+  EXPECT_EQ(msg, "writing '" + path + "' failed: File too large; the file is as it was before");
   const loopnest::field_data f = loopnest::read_field_file(path);
   EXPECT_EQ(f.nx, 2);
   EXPECT_EQ(f.values, old_values);
   EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{"field.txt"});
+}
+
+// Where there was no file, a failed write says that nothing was written, and leaves nothing.
+TEST_F(field_file, a_failed_write_of_a_new_file_says_nothing_was_written) {
+  const std::string path = temp_path();
+  const std::vector<double> v(100000, 0.1);
+  std::string msg;
+  with_file_size_limit(4096, [&] {
+    msg = error_of<std::runtime_error>(
+        [&] { loopnest::write_field_file(path, 1000, 100, v.data()); });
+  });
+  EXPECT_EQ(msg, "writing '" + path + "' failed: File too large; nothing was written");
+  EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{});
+}
+
+// `where` starts a refusal only: a program that passes its name and prints "name: " before any
+// message names itself once. A failed write through a link names the link and its target.
+TEST_F(field_file, where_starts_refusals_and_a_failed_write_names_the_link) {
+  const fs::path dir = test_dir();
+  const auto fill    = [](const auto& write) {
+    const std::string text(100000, '1');
+    write(text.data(), text.size());
+  };
+  EXPECT_EQ(error_of([&] { loopnest::write_file_atomically("", fill, "program"); }),
+            "program: the file name is empty");
+  fs::create_symlink("target.txt", dir / "link");
+  const std::string link = (dir / "link").string();
+  std::string msg;
+  with_file_size_limit(4096, [&] {
+    msg = error_of<std::runtime_error>(
+        [&] { loopnest::write_file_atomically(link, fill, "program"); });
+  });
+  EXPECT_EQ(msg, "writing '" + link + "' (a link to '" + dir.string() +
+                     "/target.txt') failed: File too large; nothing was written");
+  EXPECT_EQ(files_in(dir), std::vector<std::string>{"link"});
 }
 
 TEST_F(field_file, a_write_replaces_the_old_file_whole) {
@@ -236,6 +272,59 @@ TEST_F(field_file, write_file_atomically_writes_the_pieces_in_order_or_nothing) 
   EXPECT_EQ(msg, "the filler gave up");
   EXPECT_EQ(lines_of(path), (std::vector<std::string>{"one", "two"}));
   EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{"field.txt"});
+}
+
+// A symbolic link is written through: its target gets the new field and the link stays a link,
+// whether the target is relative (to the link's directory) or absolute, and behind a chain.
+TEST_F(field_file, a_write_through_a_link_replaces_its_target) {
+  const fs::path dir = test_dir();
+  fs::create_directory(dir / "data");
+  std::ofstream(dir / "data" / "field.txt") << "1 1\n0.25\n";
+  fs::create_symlink("data/field.txt", dir / "relative");
+  fs::create_symlink(dir / "relative", dir / "chain");
+  const std::vector<double> v{0.5};
+  for (const char* link : {"relative", "chain"}) {
+    loopnest::write_field_file((dir / link).string(), 1, 1, v.data());
+    EXPECT_TRUE(fs::is_symlink(dir / link)) << link;
+    EXPECT_EQ(loopnest::read_field_file((dir / "data" / "field.txt").string()).values, v) << link;
+  }
+  EXPECT_EQ(fs::read_symlink(dir / "relative"), "data/field.txt");
+  EXPECT_EQ(files_in(dir / "data"), std::vector<std::string>{"field.txt"});
+}
+
+TEST_F(field_file, a_write_through_a_dangling_link_creates_its_target) {
+  const fs::path dir = test_dir();
+  fs::create_directory(dir / "data");
+  fs::create_symlink("data/new.txt", dir / "link");
+  const std::vector<double> v{0.5, 0.25};
+  EXPECT_EQ(loopnest::field_file_unwritable_reason((dir / "link").string()), "");
+  loopnest::write_field_file((dir / "link").string(), 2, 1, v.data());
+  EXPECT_TRUE(fs::is_symlink(dir / "link"));
+  EXPECT_EQ(loopnest::read_field_file((dir / "data" / "new.txt").string()).values, v);
+  // A link into a directory that does not exist says where it leads.
+  fs::create_symlink("missing/new.txt", dir / "nowhere");
+  const std::string nowhere = (dir / "nowhere").string();
+  EXPECT_EQ(loopnest::field_file_unwritable_reason(nowhere),
+            "'" + nowhere + "' links to '" + dir.string() + "/missing/new.txt': directory '" +
+                dir.string() + "/missing' does not exist");
+}
+
+TEST_F(field_file, a_loop_of_links_is_refused_and_nothing_is_written) {
+  const fs::path dir = test_dir();
+  fs::create_symlink("b", dir / "a");
+  fs::create_symlink("a", dir / "b");
+  fs::create_symlink("self", dir / "self");
+  const double v[1] = {0.5};
+  for (const char* link : {"a", "self"}) {
+    const std::string path = (dir / link).string();
+    EXPECT_EQ(error_of<std::invalid_argument>([&] { loopnest::write_field_file(path, 1, 1, v); }),
+              "loopnest::write_field_file: '" + path +
+                  "' is a loop of symbolic links (more than 40 in a row)");
+  }
+  std::vector<std::string> names = files_in(dir);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "self"})) << "the links, and nothing else";
+  EXPECT_TRUE(fs::is_symlink(dir / "a") && fs::is_symlink(dir / "self"));
 }
 
 TEST_F(field_file, blanks_crlf_trailing_blank_lines_and_non_finite_values_are_read) {

@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <climits>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -141,18 +143,44 @@ inline bool write_all(int fd, const char* text, std::size_t size) {
   return true;
 }
 
-}  // namespace Impl
+// Links followed in a row before the chain counts as a loop: Linux's own limit (MAXSYMLINKS).
+inline constexpr int most_symbolic_links = 40;
 
-// Why a field file cannot be written at `path`, or "" when it can: the directory must exist and
-// take a new file (checked by creating and removing one), the name must fit the file system, and
-// an existing file must be a regular file that is not write-protected (no write bit in its mode,
-// which write_field_file honours even for root, as it replaces the file rather than writing into
-// it). The tools ask this before a run, so that a long run does not end in a refused write.
-inline std::string field_file_unwritable_reason(const std::string& path) {
-  if (path.empty() || path.back() == '/') {
+// `path` with the symbolic links of its last component followed, a relative target being
+// relative to the link's directory, so that a write replaces the link's target and the link
+// stays; a dangling link gives the path its target will have. Empty for a chain of more than
+// most_symbolic_links links (a loop).
+inline std::string link_target(const std::string& path) {
+  std::string target = path;
+  for (int links = 0; links <= most_symbolic_links; ++links) {
+    struct ::stat st;
+    if (::lstat(target.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      return target;
+    }
+    std::string link(PATH_MAX, '\0');
+    const ::ssize_t n = ::readlink(target.c_str(), link.data(), link.size());
+    if (n <= 0) {
+      return target;
+    }
+    link.resize(static_cast<std::size_t>(n));
+    const std::size_t slash = target.find_last_of('/');
+    if (link[0] == '/' || slash == std::string::npos) {
+      target = link;
+    } else {
+      target.resize(slash + 1);
+      target += link;
+    }
+  }
+  return "";
+}
+
+// Why a field file cannot be written at `path`, which is no symbolic link, or "" when it can
+// (field_file_unwritable_reason).
+inline std::string unwritable_reason(const std::string& path) {
+  if (path.back() == '/') {
     return "'" + path + "' names a directory, not a file";
   }
-  const std::string dir = Impl::parent_directory(path);
+  const std::string dir = parent_directory(path);
   struct ::stat st;
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return "directory '" + dir + "' does not exist";
@@ -175,44 +203,96 @@ inline std::string field_file_unwritable_reason(const std::string& path) {
     }
   }
   std::string probe;
-  const int fd = Impl::create_temporary(dir, probe);
+  const int fd = create_temporary(dir, probe);
   if (fd < 0) {
-    return "directory '" + dir + "' does not take a new file (" + Impl::errno_text(errno) + ")";
+    return "directory '" + dir + "' does not take a new file (" + errno_text(errno) + ")";
   }
   ::close(fd);
   ::unlink(probe.c_str());
   return "";
 }
 
+// Where a write to `path` lands (link_target), and in `reason` why a field file cannot be
+// written there, or "" when it can (field_file_unwritable_reason).
+inline std::string writable_target(const std::string& path, std::string& reason) {
+  if (path.empty()) {
+    reason = "the file name is empty";
+    return path;
+  }
+  std::string target = link_target(path);
+  if (target.empty()) {
+    reason = "'" + path + "' is a loop of symbolic links (more than " +
+             std::to_string(most_symbolic_links) + " in a row)";
+    return path;
+  }
+  reason = unwritable_reason(target);
+  if (!reason.empty() && target != path) {
+    reason = "'" + path + "' links to '" + target + "': " + reason;
+  }
+  return target;
+}
+
+}  // namespace Impl
+
+// Why a field file cannot be written at `path`, or "" when it can: the name must not be empty nor
+// end in '/', the directory must exist and take a new file (checked by creating and removing one),
+// the name must fit the file system, and an existing file must be a regular file that is not
+// write-protected (no write bit in its mode, which write_field_file honours even for root, as it
+// replaces the file rather than writing into it). A symbolic link is followed to its target,
+// which these conditions are then about (a dangling link's target need not exist); a loop of
+// links is refused. The tools ask this before a run, so that a long run does not end in a
+// refused write.
+inline std::string field_file_unwritable_reason(const std::string& path) {
+  std::string reason;
+  Impl::writable_target(path, reason);
+  return reason;
+}
+
 // Writes a file atomically: into a new file in the same directory, flushed to the disk, then
 // renamed over `path`. A reader sees the old file or the whole new one; a failed write (a full
 // disk, a file size limit) removes the new file and leaves the old one as it was, and a process
-// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. The contents come
-// from fill(write): fill calls write(data, size) with the pieces in order, so that a large file
-// need not be held in memory whole. Errors are std::invalid_argument, before anything is created,
-// for a path that field_file_unwritable_reason refuses, and std::runtime_error naming the path and
-// the system's reason when a write, the flush or the rename fails; both start with `where`.
+// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. A symbolic link
+// at `path` is written through: its target is replaced (a dangling link's target is created)
+// and the link stays. The contents come from fill(write): fill calls write(data, size) with the
+// pieces in order, so that a large file need not be held in memory whole; an exception fill
+// throws is let through. Errors:
+// - std::invalid_argument "WHERE: REASON", before anything is created, for a path that
+//   field_file_unwritable_reason refuses (a loop of links included). `where` names the calling
+//   function, as in every loopnest refusal, not a program.
+// - std::runtime_error "writing 'PATH' failed: WHY; the file is as it was before" when a write
+//   fails ("creating", "flushing", "closing" or "replacing" for the other steps), ending
+//   "; nothing was written" instead when there was no file. PATH is the path as given, followed
+//   by " (a link to 'TARGET')" for a link, and never the new file's name. The message does not
+//   start with `where`, so that a program printing "program: " before it names itself once.
 template <class Fill>
 void write_file_atomically(const std::string& path, Fill&& fill,
                            const char* where = "loopnest::write_file_atomically") {
-  const std::string refused = field_file_unwritable_reason(path);
+  std::string refused;
+  const std::string target = Impl::writable_target(path, refused);
   if (!refused.empty()) {
     Impl::throw_invalid_argument(where, refused);
   }
+  struct ::stat st;
+  const bool existed = ::stat(target.c_str(), &st) == 0;
+  const std::string name =
+      "'" + path + "'" + (target == path ? "" : " (a link to '" + target + "')");
+  const auto error = [&](const char* what, int number) {
+    return std::runtime_error(
+        std::string(what) + " " + name + " failed: " + Impl::errno_text(number) +
+        (existed ? "; the file is as it was before" : "; nothing was written"));
+  };
   std::string temporary;
-  const int fd = Impl::create_temporary(Impl::parent_directory(path), temporary);
+  const int fd = Impl::create_temporary(Impl::parent_directory(target), temporary);
   if (fd < 0) {
-    throw std::runtime_error(std::string(where) + ": cannot create a file beside '" + path +
-                             "': " + Impl::errno_text(errno));
+    throw error("creating", errno);
   }
   bool released   = false;
   const auto fail = [&](const char* what) {
-    const int error = errno;
+    const int number = errno;
     ::close(fd);
     ::unlink(temporary.c_str());
     released = true;
-    throw std::runtime_error(std::string(where) + ": " + what + " '" + path + "' failed: " +
-                             Impl::errno_text(error) + "; the file is as it was before");
+    throw error(what, number);
   };
   const auto write = [&](const char* data, std::size_t size) {
     if (!Impl::write_all(fd, data, size)) {
@@ -233,24 +313,29 @@ void write_file_atomically(const std::string& path, Fill&& fill,
     fail("flushing");
   }
   if (::close(fd) != 0) {
-    const int error = errno;
+    const int number = errno;
     ::unlink(temporary.c_str());
-    throw std::runtime_error(std::string(where) + ": closing '" + path + "' failed: " +
-                             Impl::errno_text(error) + "; the file is as it was before");
+    throw error("closing", number);
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
+  if (::rename(temporary.c_str(), target.c_str()) != 0) {
+    const int number = errno;
     ::unlink(temporary.c_str());
-    throw std::runtime_error(std::string(where) + ": renaming the new file over '" + path +
-                             "' failed: " + Impl::errno_text(error) +
-                             "; the file is as it was before");
+    throw error(existed ? "replacing" : "creating", number);
   }
 }
 
-// Writes a field file atomically (write_file_atomically). std::invalid_argument, before anything
-// is created, for nx or ny below 1, a null `values` or a path that field_file_unwritable_reason
-// refuses; std::runtime_error naming the path and the system's reason when a write, the flush or
-// the rename fails.
+// Makes a write past the file size limit (ulimit -f) fail with EFBIG, which write_file_atomically
+// reports as a failed write and cleans up after, instead of letting SIGXFSZ kill the process and
+// leave the new file behind. For a program's main, before it writes: the signal's disposition is
+// the whole process's.
+inline void ignore_file_size_signal() {
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+// Writes a field file atomically (write_file_atomically). std::invalid_argument
+// "loopnest::write_field_file: ...", before anything is created, for nx or ny below 1, a null
+// `values` or a path that field_file_unwritable_reason refuses; write_file_atomically's
+// std::runtime_error when a write, the flush or the rename fails.
 template <class T>
 void write_field_file(const std::string& path, int nx, int ny, const T* values) {
   static_assert(Impl::is_fp32_or_fp64_v<T>,
