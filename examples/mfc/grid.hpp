@@ -162,8 +162,10 @@ inline void check_axis(const axis_grid& g, const axis_config& c, char name) {
                               : "; " + s + "_domain%beg and " + s + "_domain%end give it";
   for (int i = -1; i <= g.m; ++i) {
     if (!std::isfinite(g.x_cb(i))) {
-      throw case_error("the grid in " + s + ": the cell boundary " + s + "_cb(" +
-                       std::to_string(i) + ") is not finite" + why);
+      std::string what = "the grid in ";
+      what.append(s).append(": the cell boundary ").append(s).append("_cb(");
+      what.append(std::to_string(i)).append(") is not finite").append(why);
+      throw case_error(what);
     }
   }
   for (int i = 0; i <= g.m; ++i) {
@@ -172,7 +174,9 @@ inline void check_axis(const axis_grid& g, const axis_config& c, char name) {
       std::snprintf(values, sizeof(values),
                     "cell %d has width %.6g (%s_cb(%d) = %.6g, %s_cb(%d) = %.6g)", i, g.dx(i),
                     s.c_str(), i - 1, g.x_cb(i - 1), s.c_str(), i, g.x_cb(i));
-      throw case_error("the grid in " + s + ": " + values + why);
+      std::string what = "the grid in ";
+      what.append(s).append(": ").append(values).append(why);
+      throw case_error(what);
     }
   }
 }

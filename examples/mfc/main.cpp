@@ -260,6 +260,13 @@ bool is_output_name(const std::string& name, std::string* with_rank = nullptr, i
   return true;
 }
 
+std::string path_in(const std::string& dir, const std::string& name) {
+  std::string path = dir;
+  path += '/';
+  path += name;
+  return path;
+}
+
 // The names in a directory (without . and ..); none when it cannot be read.
 std::vector<std::string> entries_of(const std::string& dir) {
   std::vector<std::string> names;
@@ -279,7 +286,7 @@ std::vector<std::string> entries_of(const std::string& dir) {
 void remove_stage(const std::string& stage) {
   const std::string d = stage + "/D";
   for (const std::string& name : entries_of(d)) {
-    std::remove((d + "/" + name).c_str());
+    std::remove(path_in(d, name).c_str());
   }
   ::rmdir(d.c_str());
   ::rmdir(stage.c_str());
@@ -316,7 +323,7 @@ void remove_stale_stages(const std::string& case_dir) {
     const long pid = std::stol(pid_text);
     if (pid != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
         errno == ESRCH) {
-      remove_stage(case_dir + "/" + name);
+      remove_stage(path_in(case_dir, name));
       std::fprintf(stderr, "loopnest-mfc: removed '%s/%s', left by process %ld, which has ended\n",
                    case_dir.c_str(), name.c_str(), pid);
     }
@@ -469,7 +476,7 @@ class staged_output {
       std::sort(now.begin(), now.end());
       for (const std::string& name : before) {
         if (!std::binary_search(now.begin(), now.end(), name) &&
-            std::remove((d + "/" + name).c_str()) == 0) {
+            std::remove(path_in(d, name).c_str()) == 0) {
           ++replaced;
         }
       }
@@ -699,7 +706,7 @@ int run_tool(int argc, char* argv[]) {
   std::optional<loopnest_mfc::grid> whole_grid;
   if (!agreed([&] {
         const std::string problem = loopnest_mfc::memory_problem(
-            c, loopnest_mfc::grid_bytes(c), 0.0, loopnest_mfc::available_host_bytes(),
+            c, loopnest_mfc::grid_bytes(c), 0.0, loopnest::host_memory_headroom(),
             std::numeric_limits<double>::infinity(), false);
         if (!problem.empty()) {
           throw loopnest_mfc::case_error(problem);
@@ -736,7 +743,7 @@ int run_tool(int argc, char* argv[]) {
                                   : loopnest_mfc::five_equation_solver<double>::field_bytes(site.c);
         const std::string problem = loopnest_mfc::memory_problem(
             site.c, loopnest_mfc::host_bytes_of_run(site.c), device_bytes,
-            loopnest_mfc::available_host_bytes(), available_device_bytes(), device_is_host);
+            loopnest::host_memory_headroom(), available_device_bytes(), device_is_host);
         if (!problem.empty()) {
           throw loopnest_mfc::case_error(problem);
         }
@@ -857,12 +864,23 @@ int run_tool(int argc, char* argv[]) {
   return done;
 }
 
+// run_tool, with what escapes it (a failed MPI call in a reduction every rank makes) reported as
+// an error of the run rather than ending the process with std::terminate.
+int run_tool_reporting(int argc, char* argv[]) {
+  try {
+    return run_tool(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loopnest-mfc: %s\n", e.what());
+    return io_error;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  // Past a file size limit (ulimit -f) a write fails with EFBIG, an output error (exit status
-  // 3, the stage removed), instead of the signal ending the process.
-  std::signal(SIGXFSZ, SIG_IGN);
+  // Past a file size limit (ulimit -f) a write fails, an output error (exit status 3, the stage
+  // removed), instead of the signal ending the process.
+  loopnest::ignore_file_size_signal();
   for (int k = 1; k < argc; ++k) {
     if (std::strcmp(argv[k], "--help") == 0 || std::strcmp(argv[k], "-h") == 0) {
       print_usage(stdout);
@@ -879,7 +897,7 @@ int main(int argc, char* argv[]) {
     with_mpi = with_mpi || std::strcmp(argv[k], "--transport") == 0;
   }
   if (!with_mpi) {
-    return run_tool(argc, argv);
+    return run_tool_reporting(argc, argv);
   }
   if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
     std::fprintf(stderr, "loopnest-mfc: MPI_Init failed\n");
@@ -887,12 +905,12 @@ int main(int argc, char* argv[]) {
   }
   // Every rank returns the same status but for an output error, which may be one rank's: the
   // job's status is the worst.
-  const int mine = run_tool(argc, argv);
+  const int mine = run_tool_reporting(argc, argv);
   int status     = mine;
   MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
   return status;
 #else
-  return run_tool(argc, argv);
+  return run_tool_reporting(argc, argv);
 #endif
 }

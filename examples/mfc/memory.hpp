@@ -6,14 +6,10 @@
 
 #include "case.hpp"
 
-#include <sys/resource.h>
+#include <loopnest/tools/host_memory.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <fstream>
-#include <limits>
-#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -22,8 +18,8 @@ namespace loopnest_mfc {
 // The bytes of the grid alone (built before the case is split over ranks).
 inline double grid_bytes(const case_config& c) {
   double points = 0.0;
-  for (int d = 0; d < 3; ++d) {
-    points += c.axis[d].cells_minus_one + 1.0 + 2.0 * buff_size;
+  for (const axis_config& a : c.axis) {
+    points += a.cells_minus_one + 1.0 + 2.0 * buff_size;
   }
   return 4.0 * sizeof(double) * points;
 }
@@ -36,38 +32,12 @@ inline double host_bytes_of_run(const case_config& c) {
   return cells * (4.0 * sizeof(double) * c.sys_size() + sizeof(int) + 1.0) + grid_bytes(c);
 }
 
-// What this process may still allocate on the host: the smaller of the kernel's MemAvailable and
-// the address-space limit (ulimit -v) less what the process maps already.
-inline double available_host_bytes() {
-  double available = std::numeric_limits<double>::infinity();
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  double value = 0.0;
-  std::string unit;
-  while (meminfo >> key >> value >> unit) {
-    if (key == "MemAvailable:") {
-      available = value * 1024.0;
-      break;
-    }
-    std::getline(meminfo, unit);
-  }
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-    double mapped = 0.0;
-    std::ifstream statm("/proc/self/statm");
-    statm >> mapped;
-    const double left = static_cast<double>(limit.rlim_cur) - mapped * 4096.0;
-    available         = std::min(available, std::max(0.0, left));
-  }
-  return available;
-}
-
-// Why a case with `host` bytes on the host and `device` bytes on the device does not fit in
-// what is `host_available` and `device_available` ("" when it fits). With a device that is the
-// host (a host-only Kokkos), both count against the host.
+// Why a case with `host` bytes on the host and `device` bytes on the device does not fit in what
+// the host (loopnest::host_memory_headroom) and the device have ("" when it fits). With a device
+// that is the host (a host-only Kokkos), both count against the host.
 inline std::string memory_problem(const case_config& c, double host, double device,
-                                  double host_available, double device_available,
-                                  bool device_is_host) {
+                                  const loopnest::memory_headroom& host_available,
+                                  double device_available, bool device_is_host) {
   if (device_is_host) {
     host += device;
   }
@@ -79,9 +49,9 @@ inline std::string memory_problem(const case_config& c, double host, double devi
   char cells[160];
   std::snprintf(cells, sizeof(cells), "m = %d, n = %d, p = %d: %.4g cells of %d equations", c.m(),
                 c.n(), c.p(), (c.m() + 1.0) * (c.n() + 1.0) * (c.p() + 1.0), c.sys_size());
-  if (host > host_available) {
+  if (host > static_cast<double>(host_available.bytes)) {
     return "the case needs " + gb(host) + " of host memory (" + cells + "), more than the " +
-           gb(host_available) + " this process can have";
+           gb(static_cast<double>(host_available.bytes)) + " available " + host_available.bound;
   }
   if (!device_is_host && device > device_available) {
     return "the case needs " + gb(device) + " of device memory (" + cells + "), more than the " +
@@ -96,13 +66,11 @@ class allocation_failure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Whether an exception is a failed allocation: allocation_failure, std::bad_alloc, or Kokkos'
-// runtime error for a memory space that could not allocate (Kokkos 4 throws std::runtime_error,
-// Kokkos 3 std::bad_alloc's RawMemoryAllocationFailure).
+// Whether an exception is a failed allocation: allocation_failure, or what
+// loopnest::is_allocation_failure counts (std::bad_alloc, Kokkos' failed Views).
 inline bool is_allocation_failure(const std::exception& e) {
   return dynamic_cast<const allocation_failure*>(&e) != nullptr ||
-         dynamic_cast<const std::bad_alloc*>(&e) != nullptr ||
-         std::string(e.what()).find("failed to allocate") != std::string::npos;
+         loopnest::is_allocation_failure(e);
 }
 
 }  // namespace loopnest_mfc

@@ -219,7 +219,7 @@ inline initial_condition_check check_initial_condition(const case_config& c, con
       for (int i = 0; i <= c.m() && out.cell < 0; ++i) {
         const long long cell =
             i + static_cast<long long>(q.nx) * (j + static_cast<long long>(q.ny) * k);
-        const std::size_t at = static_cast<std::size_t>(cell);
+        const auto at = static_cast<std::size_t>(cell);
         double rho = 0, gamma = 0, pi_inf = 0;
         bool finite = true;
         for (int v = 0; v < ix.sys_size(); ++v) {

@@ -86,9 +86,11 @@ TEST(mfc_case, reads_mfcs_3d_performance_test_once_its_boundaries_are_implemente
   // The three boundaries are refused at once, a line each.
   std::string refused;
   for (const char* axis : {"x:765", "y:797", "z:829"}) {
-    refused += std::string(refused.empty() ? "" : "\n") + "case.json:1:" + (axis + 2) +
-               ": 'bc_" + axis[0] + "%end' = -6 is not implemented by this port (it implements "
-               "-1 or -2 or -3: boundary at " + axis[0] + " end)";
+    refused += std::string(refused.empty() ? "" : "\n") + "case.json:1:" + (axis + 2) + ": 'bc_" +
+               axis[0] +
+               "%end' = -6 is not implemented by this port (it implements "
+               "-1 or -2 or -3: boundary at " +
+               axis[0] + " end)";
   }
   EXPECT_EQ(error_of(text), refused);
   const case_config c =
@@ -216,14 +218,14 @@ TEST(mfc_case, refuses_missing_and_inconsistent_parameters) {
 
 // A case file written to the test's temporary directory.
 std::string written_case(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
+  std::string path = testing::TempDir() + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
 
 TEST(mfc_case, reports_every_refused_key_and_override_at_once) {
   const std::string path =
-      written_case("loopnest_mfc_keys.json", shock_tube("", "\"foo\": 1, \"bar\": 2"));
+      written_case("loopnest_mfc_keys.json", shock_tube("", R"("foo": 1, "bar": 2)"));
   const std::string not_implemented =
       "' is not implemented by this port (loopnest-mfc --list-parameters lists those that are)";
   EXPECT_EQ(refusal_of([&] {
