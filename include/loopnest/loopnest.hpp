@@ -14,6 +14,7 @@
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/packed_fields.hpp>
 #include <loopnest/read_only.hpp>
+#include <loopnest/reduce.hpp>
 #include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 

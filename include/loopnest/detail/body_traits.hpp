@@ -29,6 +29,16 @@ inline constexpr bool
                   : std::is_invocable<const F&, int, int, int, int,
                                       const typename cell_value_t<P, Rank>::type&>::value;
 
+// The bodies of reduce_cell and reduce_cell_var: the indices, then the accumulator.
+template <class F, int Rank, class Value>
+inline constexpr bool is_cell_reduce_body_v =
+    Rank == 2 ? std::is_invocable<const F&, int, int, Value&>::value
+              : std::is_invocable<const F&, int, int, int, Value&>::value;
+template <class F, int Rank, class Value>
+inline constexpr bool is_cell_var_reduce_body_v =
+    Rank == 2 ? std::is_invocable<const F&, int, int, int, Value&>::value
+              : std::is_invocable<const F&, int, int, int, int, Value&>::value;
+
 }  // namespace loopnest::Impl
 
 #endif

@@ -1,0 +1,149 @@
+// The fixed order of loopnest's reductions (reduce.hpp). The box is cut into tiles by its cell
+// indices alone: a tile of a 3D box is one i and up to tile_extent_3d consecutive j and k, of a
+// 2D box one i and up to tile_extent_2d consecutive j (per variable v for reduce_cell_var). A
+// tile's partial folds its cells from the reducer's identity, k outermost, then j. The
+// partials, numbered i + nx*(bj + nbj*(bk + nbk*v)), are cut into fold_slices contiguous slices
+// of ceil(count/fold_slices), each folded in order from the identity; the slices are then joined
+// pairwise, slice s with s + 1, then s with s + 2, and so on. Nothing of this depends on the
+// schedule, which only maps the tiles onto the device (one work item per tile, along i), nor on
+// a team's size.
+#ifndef LOOPNEST_DETAIL_REDUCTION_ORDER_HPP
+#define LOOPNEST_DETAIL_REDUCTION_ORDER_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/kokkos_compat.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace loopnest::Impl {
+
+// Consecutive cells a tile folds along each of j and k: enough work per thread to keep the
+// partials a small fraction of the data, while a 3D box still gives as many tiles as a GPU
+// holds threads.
+inline constexpr int tile_extent_3d = 8;
+inline constexpr int tile_extent_2d = 32;
+// The slices the partials are cut into before the pairwise tree (a power of two).
+inline constexpr int fold_slices = 4096;
+
+template <int Rank>
+struct reduction_tiles {
+  int lower[3]  = {0, 0, 0};
+  int extent[3] = {1, 1, 1};
+  int blocks[3] = {1, 1, 1};  // tiles along i, j, k
+  int nvar      = 1;
+
+  static constexpr int along = Rank == 3 ? tile_extent_3d : tile_extent_2d;
+
+  reduction_tiles(const box<Rank>& b, int variables) : nvar(variables) {
+    for (int d = 0; d < Rank; ++d) {
+      lower[d]  = b.lower(d);
+      extent[d] = b.extent(d);
+      blocks[d] = d == 0 ? extent[d] : (extent[d] + along - 1) / along;
+    }
+  }
+
+  std::int64_t count() const { return std::int64_t{blocks[0]} * blocks[1] * blocks[2] * nvar; }
+
+  // The tiles as a box of their indices (i, bj[, bk]), for the loop that folds them.
+  box<Rank> index_box() const {
+    if constexpr (Rank == 3) {
+      return box<3>{{0, 0, 0}, {blocks[0], blocks[1], blocks[2]}};
+    } else {
+      return box<2>{{0, 0}, {blocks[0], blocks[1]}};
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION std::int64_t index(int i, int bj, int bk, int v) const {
+    return i + std::int64_t{blocks[0]} *
+                   (bj + std::int64_t{blocks[1]} * (bk + std::int64_t{blocks[2]} * v));
+  }
+};
+
+// One tile's partial into partials(index): f over its cells, k outermost, then j.
+template <int Rank, bool PerVariable, class F, class Reducer, class Memory>
+struct tile_fold {
+  using value_type = typename Reducer::value_type;
+  F f;
+  Reducer reducer;
+  reduction_tiles<Rank> tiles;
+  Kokkos::View<value_type*, Memory> partials;
+
+  KOKKOS_INLINE_FUNCTION void fold(int i, int bj, int bk, int v) const {
+    value_type acc;
+    reducer.init(acc);
+    constexpr int along = reduction_tiles<Rank>::along;
+    const int j0 = bj * along, j1 = j0 + along < tiles.extent[1] ? j0 + along : tiles.extent[1];
+    const int k0 = bk * along, k1 = k0 + along < tiles.extent[2] ? k0 + along : tiles.extent[2];
+    const int x = tiles.lower[0] + i;
+    for (int k = k0; k < k1; ++k) {
+      for (int j = j0; j < j1; ++j) {
+        if constexpr (Rank == 3 && PerVariable) {
+          f(x, tiles.lower[1] + j, tiles.lower[2] + k, v, acc);
+        } else if constexpr (Rank == 3) {
+          f(x, tiles.lower[1] + j, tiles.lower[2] + k, acc);
+        } else if constexpr (PerVariable) {
+          f(x, tiles.lower[1] + j, v, acc);
+        } else {
+          f(x, tiles.lower[1] + j, acc);
+        }
+      }
+    }
+    partials(tiles.index(i, bj, bk, v)) = acc;
+  }
+
+  // The loop bodies for_each_cell and for_each_cell_var call: (i, bj[, bk][, v]).
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int bj) const { fold(i, bj, 0, 0); }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int bj, int c) const {
+    if constexpr (Rank == 3) {
+      fold(i, bj, c, 0);
+    } else {
+      fold(i, bj, 0, c);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int bj, int bk, int v) const { fold(i, bj, bk, v); }
+};
+
+// The partials folded into result(): fold_slices slices folded in order, then joined pairwise by
+// one team, whatever its size.
+template <class ExecutionSpace, class Reducer, class Memory>
+void fold_partials(const ExecutionSpace& exec, const Reducer& reducer,
+                   const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
+                   const Kokkos::View<typename Reducer::value_type, Memory>& result,
+                   const std::string& label) {
+  using value_type          = typename Reducer::value_type;
+  const auto n              = static_cast<std::int64_t>(partials.extent(0));
+  const std::int64_t length = (n + fold_slices - 1) / fold_slices;
+  Kokkos::View<value_type*, Memory> slices(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::slices"), fold_slices);
+  Kokkos::parallel_for(
+      label + "::slices", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, fold_slices),
+      KOKKOS_LAMBDA(int s) {
+        value_type acc;
+        reducer.init(acc);
+        const std::int64_t end = (s + 1) * length < n ? (s + 1) * length : n;
+        for (std::int64_t t = s * length; t < end; ++t) {
+          reducer.join(acc, partials(t));
+        }
+        slices(s) = acc;
+      });
+  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  Kokkos::parallel_for(
+      label + "::tree", Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team) {
+        const int rank = team.team_rank(), size = team.team_size();
+        for (int stride = 1; stride < fold_slices; stride *= 2) {
+          for (int s = rank * 2 * stride; s < fold_slices; s += size * 2 * stride) {
+            reducer.join(slices(s), slices(s + stride));
+          }
+          team.team_barrier();
+        }
+        if (rank == 0) {
+          result() = slices(0);
+        }
+      });
+}
+
+}  // namespace loopnest::Impl
+
+#endif

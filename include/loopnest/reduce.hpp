@@ -1,0 +1,116 @@
+// loopnest::reduce_cell and reduce_cell_var: a reduction over the cells, or the (cell, variable)
+// pairs, of a box with a Kokkos reducer, in an order fixed by the box alone, so that the result
+// is the same bits under every schedule and mapping and from run to run, sums included. The
+// order is in loopnest/detail/reduction_order.hpp.
+#ifndef LOOPNEST_REDUCE_HPP
+#define LOOPNEST_REDUCE_HPP
+
+#include <loopnest/box.hpp>
+#include <loopnest/detail/profiling_region.hpp>
+#include <loopnest/detail/reduction_order.hpp>
+#include <loopnest/for_each.hpp>
+#include <loopnest/kokkos_compat.hpp>
+#include <loopnest/schedule.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace loopnest {
+
+namespace Impl {
+
+template <class Reducer, class = void>
+struct is_reducer : std::false_type {};
+template <class Reducer>
+struct is_reducer<Reducer, std::void_t<typename Reducer::value_type,
+                                       decltype(std::declval<const Reducer&>().reference())>>
+    : std::true_type {};
+
+// Both passes of a reduction (reduction_order.hpp): the tiles' partials under Schedule, then
+// their fold into the reducer's reference on the host.
+template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, class F, class Reducer>
+void reduce(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
+            const Reducer& reducer, const std::string& label) {
+  using value_type = typename Reducer::value_type;
+  using memory     = typename ExecutionSpace::memory_space;
+  const profiling_region region(label);
+  const reduction_tiles<Rank> tiles(b, PerVariable ? nvar : 1);
+  Kokkos::View<value_type*, memory> partials(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::partials"),
+      static_cast<std::size_t>(tiles.count()));
+  const tile_fold<Rank, PerVariable, F, Reducer, memory> fold{f, reducer, tiles, partials};
+  if (!b.empty()) {
+    if constexpr (PerVariable) {
+      for_each_cell_var<Schedule>(exec, tiles.index_box(), nvar, fold, label + "::tiles");
+    } else {
+      for_each_cell<Schedule>(exec, tiles.index_box(), fold, label + "::tiles");
+    }
+  }
+  Kokkos::View<value_type, memory> result(
+      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::result"));
+  fold_partials(exec, reducer, partials, result, label + "::partials");
+  typename Kokkos::View<value_type, memory>::HostMirror host = Kokkos::create_mirror_view(result);
+  Kokkos::deep_copy(exec, host, result);
+  exec.fence();
+  reducer.reference() = host();
+}
+
+}  // namespace Impl
+
+// Reduces f(i, j, acc) (2D box) or f(i, j, k, acc) (3D box) over every cell of b on exec into
+// reducer.reference(), a host value (Kokkos::Sum<double>(total), Max, Min, MinMax, MaxLoc,
+// MinLoc, or a custom reducer with value_type, init, join and reference). The body updates acc,
+// a value_type& that starts at the reducer's identity. The cells are visited and joined in an
+// order fixed by the box (reduction_order.hpp): Schedule only maps that work onto the device,
+// so every schedule gives the same bits, run after run; another backend may join in another
+// order. An empty box gives the identity. Blocks until the result is on the host.
+template <class Schedule, class ExecutionSpace, int Rank, class F, class Reducer>
+void reduce_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f, const Reducer& reducer,
+                 const std::string& label = "loopnest::reduce_cell") {
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::reduce_cell: the template argument must be a loopnest schedule, such "
+                "as loopnest::collapse3.");
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::reduce_cell: the first argument must be a Kokkos execution space "
+                "instance, such as Kokkos::DefaultExecutionSpace().");
+  static_assert(Impl::is_reducer<Reducer>::value,
+                "loopnest::reduce_cell: the reducer must be a Kokkos reducer such as "
+                "Kokkos::Sum<double>(result), with value_type and reference().");
+  static_assert(Impl::is_cell_reduce_body_v<F, Rank, typename Reducer::value_type>,
+                "loopnest::reduce_cell: the body must be callable as f(i, j, acc) for a 2D box "
+                "and as f(i, j, k, acc) for a 3D box, with int indices and acc the reducer's "
+                "value_type&.");
+  Impl::reduce<Schedule, false>(exec, b, 1, f, reducer, label);
+}
+
+// Reduces f(i, j, v, acc) (2D box) or f(i, j, k, v, acc) (3D box) over every cell of b and every
+// variable v in [0, nvar), as reduce_cell does: the order is fixed by the box and nvar, the same
+// bits under every schedule. Throws std::invalid_argument, before any launch, for nvar < 1.
+template <class Schedule, class ExecutionSpace, int Rank, class F, class Reducer>
+void reduce_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
+                     const Reducer& reducer,
+                     const std::string& label = "loopnest::reduce_cell_var") {
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::reduce_cell_var: the template argument must be a loopnest schedule, "
+                "such as loopnest::collapse3.");
+  static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
+                "loopnest::reduce_cell_var: the first argument must be a Kokkos execution space "
+                "instance, such as Kokkos::DefaultExecutionSpace().");
+  static_assert(Impl::is_reducer<Reducer>::value,
+                "loopnest::reduce_cell_var: the reducer must be a Kokkos reducer such as "
+                "Kokkos::Sum<double>(result), with value_type and reference().");
+  static_assert(Impl::is_cell_var_reduce_body_v<F, Rank, typename Reducer::value_type>,
+                "loopnest::reduce_cell_var: the body must be callable as f(i, j, v, acc) for a "
+                "2D box and as f(i, j, k, v, acc) for a 3D box, with int indices and acc the "
+                "reducer's value_type&.");
+  if (nvar < 1) {
+    throw std::invalid_argument("loopnest::reduce_cell_var: nvar = " + std::to_string(nvar) +
+                                " must be at least 1");
+  }
+  Impl::reduce<Schedule, true>(exec, b, nvar, f, reducer, label);
+}
+
+}  // namespace loopnest
+
+#endif
