@@ -14,11 +14,9 @@
 // must read WRONG) and timed as the best and the median of 30 launches after one, as a share of a
 // 1 GiB cudaMemcpy of the same process. "ncu" runs every variant once at 201^3 (for ncu's DRAM
 // counters). "fd" runs flux_difference_y and _z in place, in loopnest's form and on whole rows,
-// beside a cudaMemcpy of their ideal bytes. round1_*.txt ran before the fill, pack and flat
-// variants were added, round2_*.txt before the pack and flat ones; round3_*.txt before the "fd"
-// mode. fd_*.txt ran "fd" before the variants with more cells a thread (fd_multi_k) were added;
-// fd2_*.txt is this source.
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 row_ends_study.cu. See ../README.md.
+// beside a cudaMemcpy of their ideal bytes.
+// Build: -DLOOPNEST_BUILD_STUDIES=ON (target loopnest-study-row-ends), or nvcc -O3 -arch=sm_90
+// -std=c++17 row_ends_study.cu. See README.md beside it.
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>

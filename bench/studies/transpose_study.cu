@@ -5,10 +5,10 @@
 // destination's (y or z), c the third. Every variant is verified element by element against the
 // source (poisoned output) and timed as the best of 15 launches after one warm-up, as a share of
 // a 1 GiB cudaMemcpy of the same process (ideal bytes: each element read once, written once).
-// Argument: the round (1 to 6, default 5; round4*.txt are the first with the "columns" kernels,
-// round5*.txt with the cp.async ones; round 6 takes the sizes after it), or "ncu" (round 5 at 209
-// only, one timed launch a variant; round4_ncu.txt ran round 4). Build: nvcc -O3 -arch=sm_90
-// -std=c++17 transpose_study.cu. See ../README.md.
+// Argument: the round (1 to 6, default 5; round 4 has the "columns" kernels, round 5 the cp.async
+// ones; round 6 takes the sizes after it), or "ncu" (round 5 at 209 only, one timed launch a
+// variant). Build: -DLOOPNEST_BUILD_STUDIES=ON (target loopnest-study-transpose), or nvcc -O3
+// -arch=sm_90 -std=c++17 transpose_study.cu. See README.md beside it.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <cstdio>
