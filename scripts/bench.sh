@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Finds what the build needs (as scripts/test.sh does), builds the benchmark binaries, runs every
 # benchmark family on the default Kokkos device and writes under results/<device>/: the Google
-# Benchmark JSON, report.md (the device, Kokkos, CUDA, commit and date from the JSON, notes.md if
-# present, the comparison tables) and PNG plots under plots/ (scripts/report.py --write, which
-# draws with scripts/plot.py when matplotlib imports; without it the report has no plots).
+# Benchmark JSON, report.md (the headline tables, the device, Kokkos, CUDA, commit and date from
+# the JSON, notes.md if present, the tables at the largest extents; `scripts/report.py --write DIR
+# --full` writes every table) and PNG plots under plots/ (scripts/report.py --write, which draws
+# with scripts/plot.py when matplotlib imports; without it the report has no plots).
 #   scripts/bench.sh [--build-dir DIR] [--no-build] [--out DIR] [--filter REGEX]
 #                    [--family NAME]... [--min-time SECONDS] [--quick] [--no-install]
 #                    [--deps-only] [-- extra Google Benchmark flags]

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Lints loopnest's own C++ (include/, tests/, bench/, examples/): clang-format --dry-run --Werror
 # on every source and header, then clang-tidy (.clang-tidy) on every translation unit of a CPU
-# build with compile_commands.json. Exits 0 when clean, 1 on any finding (naming the files), 2
-# when it cannot run.
-#   scripts/lint.sh [--build-dir DIR] [--jobs N] [--format-only | --tidy-only] [--no-install]
+# build with compile_commands.json. First, always, the layout of docs/: no .patch, .cu or .cpp
+# file and no dated folder or file (a name holding YYYY-MM-DD) under docs/, docs/results within
+# 150 files and 6 MB, and no test or CMake file that names docs/results. Exits 0 when clean, 1 on
+# any finding (naming the files), 2 when it cannot run.
+#   scripts/lint.sh [--build-dir DIR] [--jobs N] [--format-only | --tidy-only | --layout-only]
+#                   [--no-install] [--source-dir DIR (the tree whose layout to check)]
 # CLANG_FORMAT / CLANG_TIDY select the tools (default: clang-format / clang-tidy on PATH, else the
 # newest clang-format-N / clang-tidy-N). clang-tidy also needs what the build needs. What is
 # missing is installed with apt as root or with passwordless sudo, else (and with --no-install)
@@ -15,6 +18,7 @@ build_dir="$loopnest_root/build-lint"
 jobs=$(nproc)
 run_format=1
 run_tidy=1
+layout_dir=$loopnest_root
 no_install=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -22,11 +26,69 @@ while [ $# -gt 0 ]; do
     --jobs|-j) jobs=$2; shift 2 ;;
     --format-only) run_tidy=0; shift ;;
     --tidy-only) run_format=0; shift ;;
+    --layout-only) run_format=0; run_tidy=0; shift ;;
+    --source-dir) layout_dir=$2; shift 2 ;;
     --no-install) no_install=(--no-install); shift ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "scripts/lint.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+
+# The layout of docs/: the current state, not a notebook. Limits of docs/results: 150 files and
+# 6 MB (6,000,000 bytes); the raw history lives in git.
+docs_max_files=150
+docs_max_bytes=6000000
+check_layout() {
+  local root=$1 found=0 files
+  # git's list (tracked and new, not ignored) where DIR is the top of a work tree; else find.
+  if [ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$root" && pwd -P)" ]; then
+    files=$(cd "$root" && git ls-files --cached --others --exclude-standard | while read -r f; do
+              [ -e "$f" ] && printf '%s\n' "$f"; done)
+  else
+    files=$(cd "$root" && find . -type f | sed 's|^\./||')
+  fi
+  local docs bad
+  docs=$(printf '%s\n' "$files" | grep '^docs/' || true)
+  bad=$(printf '%s\n' "$docs" | grep -E '\.(patch|cu|cpp)$' || true)
+  if [ -n "$bad" ]; then
+    printf 'lint: layout: patches and programs do not belong under docs/ (study programs go to bench/studies/):\n'
+    printf '%s\n' "$bad" | sed 's/^/  /'
+    found=1
+  fi
+  bad=$(printf '%s\n' "$docs" | grep -E '[0-9]{4}-[0-9]{2}-[0-9]{2}' || true)
+  if [ -n "$bad" ]; then
+    printf 'lint: layout: dated names under docs/ (fold the experiment into docs/results/<machine>/experiments.md):\n'
+    printf '%s\n' "$bad" | sed 's/^/  /'
+    found=1
+  fi
+  local results count bytes
+  results=$(printf '%s\n' "$docs" | grep '^docs/results/' || true)
+  count=$(printf '%s' "$results" | grep -c . || true)
+  bytes=0
+  if [ "$count" -gt 0 ]; then
+    bytes=$(cd "$root" && printf '%s\n' "$results" | tr '\n' '\0' | xargs -0 stat -c %s |
+            awk '{ s += $1 } END { print s + 0 }')
+  fi
+  if [ "$count" -gt "$docs_max_files" ] || [ "$bytes" -gt "$docs_max_bytes" ]; then
+    echo "lint: layout: docs/results holds $count files, $bytes bytes" \
+         "(at most $docs_max_files files and $docs_max_bytes bytes)"
+    found=1
+  fi
+  bad=$(printf '%s\n' "$files" | grep -E '^tests/|(^|/)CMakeLists\.txt$|\.cmake$' |
+        (cd "$root" && while read -r f; do grep -l 'docs/results' "$f" 2>/dev/null || true; done))
+  if [ -n "$bad" ]; then
+    printf 'lint: layout: tests and CMake files must not read docs/results (keep fixtures under tests/):\n'
+    printf '%s\n' "$bad" | sed 's/^/  /'
+    found=1
+  fi
+  [ "$found" = 0 ] && echo "lint: layout: clean (docs/results: $count files, $bytes bytes)"
+  return "$found"
+}
+layout_status=0
+check_layout "$layout_dir" || layout_status=1
+if [ "$run_format" = 0 ] && [ "$run_tidy" = 0 ]; then
+  exit $layout_status
+fi
 
 needs=()
 [ "$run_format" = 1 ] && needs+=(clang-format)
@@ -46,7 +108,7 @@ clang_format=${CLANG_FORMAT:-$(loopnest_find_tool clang-format || true)}
 clang_tidy=${CLANG_TIDY:-$(loopnest_find_tool clang-tidy || true)}
 
 cd "$loopnest_root"
-status=0
+status=$layout_status
 
 if [ "$run_format" = 1 ]; then
   # Tracked and new (not ignored) files; without git, every file under the four directories.

@@ -32,16 +32,28 @@ Before those tables, per family (not cshift, halo, halo_reference or scaling), o
 variant at the family's largest extents per kernel and precision: time (us), GB/s (ideal bytes),
 pct_copy and the speedup over kokkos_default and over collapse4 (contiguous).
 
+By default the output is the short form: first the headline tables (each kernel at its largest
+extents: pct_copy of collapse3, collapse4, flat, kokkos_default and automatic and collapse3's
+speedup over collapse4; the diffusion family's best variant against its peer; cshift's
+strategies at the largest size, the range over dims and shifts; diffusion/advance's best
+temporal entry against the best stepwise one on the largest grid; the halo exchange's share of
+its reference for the largest message), then the tables of every variant at the largest
+extents and the summary tables (the fields grind sums, cshift's table work, diffusion/advance,
+halo and scaling). --full adds the tables against extents (a row per size) and cshift's table
+per shape: every table the JSON gives.
+
 --write regenerates a results directory from its JSON alone, running nothing: it reads every
 DIR/*.json and writes DIR/report.md and the plots DIR/plots/*.png (scripts/plot.py). report.md
-starts with what the JSON contexts say (device, Kokkos, CUDA, execution space, copy bandwidth,
-and a table of the files with their commit and date), then DIR/notes.md verbatim when it exists
-(hand-written prose: the setup beyond the JSON, targets, findings), then links to the plots and
-the tables. Files are grouped by family: DIR/<family>.json is the family's main file (else its
-earliest); another file of the family is merged into it when it holds none of the same entries
-and was measured at the same commit on the same device (a run cut short and its rest);
-otherwise (a re-measurement, an experiment built from other code) it gets a section of its own,
-which is not plotted. Exit status 3: report.md written but no plots (matplotlib missing).
+opens with the headline tables, then what the JSON contexts say (device, Kokkos, CUDA, execution
+space, copy bandwidth, and a table of the files with their commit and date), then DIR/notes.md
+verbatim when it exists (hand-written prose: the setup beyond the JSON, targets, findings), then
+links to the plots and the tables (the short form; with --full every table). Files are grouped
+by family (diffusion/advance, N steps an entry, counts as a family of its own,
+`diffusion_advance`): DIR/<family>.json is the family's main file (else its earliest); another
+file of the family is merged into it when it holds none of the same entries and was measured at
+the same commit on the same device (a run cut short and its rest); otherwise (a re-measurement,
+an experiment built from other code) it gets a section of its own, which is not plotted. Exit
+status 3: report.md written but no plots (matplotlib missing).
 """
 import argparse
 import contextlib
@@ -58,8 +70,8 @@ from loopnest_results import (DISTRIBUTED_FAMILIES, byte_text, column, halo_refe
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="report.py",
-        usage="%(prog)s RESULT.json [RESULT.json ...] [--markdown]\n"
-              "       %(prog)s --write DIR [--no-plots]",
+        usage="%(prog)s RESULT.json [RESULT.json ...] [--markdown] [--full]\n"
+              "       %(prog)s --write DIR [--no-plots] [--full]",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="*", metavar="RESULT.json",
                         help="Google Benchmark JSON files whose tables to print; an entry of a "
@@ -72,6 +84,9 @@ def parse_arguments(argv):
                         help="regenerate DIR/report.md and DIR/plots/*.png from every DIR/*.json "
                              "(no RESULT.json then); exit status 3 when report.md was written "
                              "without plots because matplotlib is missing")
+    parser.add_argument("--full", action="store_true",
+                        help="every table the JSON gives (a row per size, cshift per shape), "
+                             "not only the headline, the largest extents and the summaries")
     parser.add_argument("--no-plots", action="store_true",
                         help="with --write: write report.md only, without plots and without "
                              "its list of them")
@@ -90,7 +105,7 @@ def parse_arguments(argv):
 def main(argv):
     args = parse_arguments(argv)
     if args.write is not None:
-        return write(args.write, plots=not args.no_plots)
+        return write(args.write, plots=not args.no_plots, full=args.full)
     markdown, paths = args.markdown, args.results
     rows, context = load(paths)
     for k in ["device", "execution_space", "kokkos_version", "cuda_version", "git_commit", "date",
@@ -102,17 +117,18 @@ def main(argv):
         line = f"copy bandwidth (Kokkos::deep_copy, read + write): {gbs:.0f} GB/s"
         print(f"- {line}" if markdown else line)
     print()
-    print_tables(rows, markdown)
+    print_headline(rows, markdown)
+    print_tables(rows, markdown, full=args.full)
     return 0
 
 
-def print_tables(rows, markdown):
-    """Every table of these rows: per family the largest sizes, per family/kernel/precision
-    pct_copy against extents, then the fields grind sums, the cshift tables and the halo and
-    scaling tables."""
+def print_tables(rows, markdown, full=True):
+    """The tables of these rows: per family the largest sizes, (full) per family/kernel/precision
+    pct_copy against extents, then the fields grind sums, the cshift tables (full: per shape) and
+    the halo, scaling and diffusion/advance tables."""
     print_largest(rows, markdown)
     groups = OrderedDict()
-    for r in rows:
+    for r in rows if full else []:
         groups.setdefault((r["family"], r["kernel"], r["precision"]), []).append(r)
     for (family, kernel, precision), rs in groups.items():
         if family == "cshift" or family in DISTRIBUTED_FAMILIES:
@@ -141,7 +157,7 @@ def print_tables(rows, markdown):
                                                  for x, h in zip(line[1:], header[1:])))
         print()
     print_grind_sums(rows, markdown)
-    print_cshift(rows, markdown)
+    print_cshift(rows, markdown, full)
     print_halo(rows, markdown)
     print_scaling(rows, markdown)
     print_advance(rows, markdown)
@@ -186,6 +202,125 @@ def print_largest(rows, markdown):
                 print("".join(f"{x:<{w}}" if i < 4 else f"{x:>{w}}"
                               for i, (x, w) in enumerate(zip(line, widths))))
             print()
+
+
+def pct_text(r):
+    return f"{r['pct']:.1f}" if r and r.get("pct") is not None else "-"
+
+
+def span_text(values, spec=".1f"):
+    """min-max of some numbers (one number when they agree to the format), or "-"."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return "-"
+    low, high = format(min(values), spec), format(max(values), spec)
+    return low if low == high else f"{low}-{high}"
+
+
+def print_headline(rows, markdown):
+    """The headline tables: each kernel at its largest extents (schedules, then the diffusion
+    variants against the peer), cshift's strategies at the largest size, diffusion/advance on
+    the largest grid and the halo exchange for the largest message."""
+    schedules, variants = OrderedDict(), OrderedDict()
+    for r in rows:
+        if r["family"] == "cshift" or r["family"] in DISTRIBUTED_FAMILIES or is_advance(r):
+            continue
+        target = variants if r["family"] == "diffusion" else schedules
+        target.setdefault((r["family"], r["kernel"], r["precision"]), []).append(r)
+    lines = []
+    for (family, kernel, precision), rs in schedules.items():
+        e = max((r["extents"] for r in rs), key=size_key)
+        cell = {column(r["schedule"], r["mapping"]): r for r in rs if r["extents"] == e}
+        c3, c4 = cell.get("c3"), cell.get("c4")
+        lines.append([f"{family}/{kernel}", precision, e]
+                     + [pct_text(cell.get(c)) for c in ("c3", "c4", "flat", "kd", "auto")]
+                     + [f"{c4['time'] / c3['time']:.2f}" if c3 and c4 else "-"])
+    if lines:
+        print_rows("headline: each kernel at its largest extents, pct_copy (% of the same run's "
+                   "copy bandwidth), contiguous mapping",
+                   ["family/kernel", "precision", "extents", "collapse3", "collapse4", "flat",
+                    "kokkos_default", "automatic", "c3/c4"], lines, markdown)
+    lines = []
+    for (family, kernel, precision), rs in variants.items():
+        e = max((r["extents"] for r in rs), key=size_key)
+        cell = {column(r["schedule"], r["mapping"]): r for r in rs if r["extents"] == e}
+        ours = [r for c, r in cell.items() if not c.startswith("peer-")]
+        peers = [r for c, r in cell.items() if c.startswith("peer-")]
+        if not ours:
+            continue
+        best = min(ours, key=lambda r: r["time"])
+        peer = min(peers, key=lambda r: r["time"]) if peers else None
+        kd = cell.get("kd")
+        lines.append([f"{family}/{kernel}", precision, e,
+                      f"{column(best['schedule'], best['mapping'])} {pct_text(best)}",
+                      f"{column(peer['schedule'], peer['mapping'])} {pct_text(peer)}"
+                      if peer else "-", pct_text(kd),
+                      f"{peer['time'] / best['time']:.2f}" if peer else "-",
+                      f"{kd['time'] / best['time']:.2f}" if kd else "-"])
+    if lines:
+        print_rows("headline: the best variant at the largest extents against the peer, pct_copy",
+                   ["family/kernel", "precision", "extents", "best variant", "peer", "kd",
+                    "best/peer", "best/kd"], lines, markdown)
+    shifts = OrderedDict()
+    for r in rows:
+        if r["family"] == "cshift":
+            shifts.setdefault((r["rank"], r["precision"], r["layout"]), []).append(r)
+    strategies = [s for s in CSHIFT_STRATEGIES
+                  if any(r["strategy"] == s for g in shifts.values() for r in g)]
+    lines = []
+    for (rank, precision, layout), g in shifts.items():
+        e = max((r["extents"] for r in g), key=size_key)
+        at = [r for r in g if r["extents"] == e]
+        lines.append([f"cshift/{rank}d {precision} {layout}", e]
+                     + [span_text([r["pct"] for r in at if r["strategy"] == s])
+                        for s in strategies])
+    if lines:
+        print_rows("headline: cshift at the largest extents, pct_copy over every dim and shift "
+                   "(min-max) per table strategy",
+                   ["rank precision layout", "extents"]
+                   + [CSHIFT_STRATEGIES[s] for s in strategies], lines, markdown)
+    advance = OrderedDict()
+    for r in rows:
+        if is_advance(r) and r["gcell_steps"] is not None:
+            advance.setdefault(r["precision"], []).append(r)
+    lines = []
+    for precision, g in advance.items():
+        n = max(r["n"] for r in g)
+        at = [r for r in g if r["n"] == n]
+        temporal = [r for r in at if r["variant"] == "temporal"]
+        stepwise = [r for r in at if r["variant"] in ADVANCE_STEPWISE]
+        best_t = max(temporal, key=lambda r: r["gcell_steps"]) if temporal else None
+        best_s = max(stepwise, key=lambda r: r["gcell_steps"]) if stepwise else None
+        lines.append([f"{n}x{n}/steps{(best_t or best_s or at[0])['steps']}", precision,
+                      f"{best_t['gcell_steps']:.1f}" if best_t else "-",
+                      f"{best_t['steps_per_pass']:g}" if best_t and best_t["steps_per_pass"]
+                      else "-",
+                      f"{best_s['variant']} {best_s['gcell_steps']:.1f}" if best_s else "-",
+                      f"{best_t['gcell_steps'] / best_s['gcell_steps']:.2f}"
+                      if best_t and best_s else "-"])
+    if lines:
+        print_rows("headline: diffusion/advance on the largest grid, G cell-steps/s",
+                   ["grid/steps", "precision", "temporal", "K", "best stepwise", "x_single"],
+                   lines, markdown)
+    halo = OrderedDict()
+    for r in rows:
+        if r["family"] == "halo":
+            halo.setdefault((r["precision"], r["gpus"]), []).append(r)
+    lines = []
+    for (precision, gpus), g in halo.items():
+        largest = max(r["message_bytes"] or 0 for r in g)
+        for r in g:
+            if (r["message_bytes"] or 0) == largest:
+                pct = r["pct_nccl" if halo_reference_of(r["transport"]) == "nccl_sendrecv"
+                        else "pct_mpi"]
+                lines.append([f"{precision} {gpus} GPUs", f"{r['extents']}/ghost{r['ghost']}",
+                              byte_text(largest) if largest else "-", r["transport"],
+                              f"{r['gbs']:.1f}", f"{pct:.1f}" if pct is not None else "-"])
+    if lines:
+        print_rows("headline: the halo exchange for the largest message, GB/s sent per rank and "
+                   "% of its plain-message reference",
+                   ["precision GPUs", "extents/ghost", "message", "transport", "GB/s", "%ref"],
+                   lines, markdown)
 
 
 def schedule_summary(cell, e):
@@ -264,10 +399,10 @@ def print_rows(title, header, lines, markdown):
     print()
 
 
-def print_cshift(rows, markdown):
+def print_cshift(rows, markdown, full=True):
     rs = [r for r in rows if r["family"] == "cshift"]
     groups = OrderedDict()
-    for r in rs:
+    for r in rs if full else []:
         groups.setdefault((r["rank"], r["precision"], r["layout"]), []).append(r)
     for (rank, precision, layout), g in groups.items():
         cell = {(r["strategy"], r["extents"], r["dim"], r["shift"]): r for r in g}
@@ -388,7 +523,13 @@ def print_advance(rows, markdown):
 
 
 # The order of the families in a written report; others follow by name.
-FAMILY_ORDER = ["layouts", "fields", "diffusion", "cshift"]
+FAMILY_ORDER = ["layouts", "fields", "diffusion", "diffusion_advance", "cshift"]
+
+
+def report_family(entry):
+    """The family a written report groups an entry under: diffusion/advance (N steps an entry)
+    apart from the diffusion family's single steps."""
+    return "diffusion_advance" if is_advance(entry) else entry["family"]
 
 
 def short_commit(commit):
@@ -411,7 +552,7 @@ def plan(paths):
         entries, context = read(path)
         families = OrderedDict()
         for e in entries.values():
-            families.setdefault(e["family"], []).append(e)
+            families.setdefault(report_family(e), []).append(e)
         files.append(dict(name=os.path.basename(path), context=context, families=families,
                           role={}))
     by_family = OrderedDict()
@@ -462,9 +603,9 @@ def entries_text(entries):
     return text
 
 
-def header(files, sections, title_dir, has_notes):
-    """The top of a written report: what the JSON contexts say, a row per file and family in
-    the order of the sections."""
+def header(files, sections, title_dir, has_notes, headline="", full=False):
+    """The top of a written report: the headline tables, what the JSON contexts say, a row per
+    file and family in the order of the sections."""
     out = io.StringIO()
     w = lambda line="": print(line, file=out)
 
@@ -480,12 +621,16 @@ def header(files, sections, title_dir, has_notes):
     devices = values("device")
     w(f"# loopnest benchmarks on {devices if len(devices) < 60 else 'several devices'}")
     w()
-    w(f"Generated by `scripts/report.py --write {title_dir}` from the JSON files in this "
-      "directory and their `context`" + ("; the prose after the file table is "
-                                          "[`notes.md`](notes.md), included as it stands"
-                                          if has_notes else "") +
-      ". Do not edit this file by hand.")
+    w(f"Generated by `scripts/report.py --write {title_dir}{' --full' if full else ''}` from "
+      "the JSON files in this directory and their `context`" +
+      ("; the prose after the file table is [`notes.md`](notes.md), included as it stands"
+       if has_notes else "") + ". Do not edit this file by hand." +
+      ("" if full else " The headline and the largest extents only: `--full` gives every "
+       "table (a row per size) from the same JSON."))
     w()
+    if headline:
+        w(headline.rstrip("\n"))
+        w()
     w(f"- Device: {devices} (Kokkos execution space {values('execution_space')})")
     w(f"- Kokkos: {values('kokkos_version')}")
     w(f"- CUDA: {values('cuda_version')}")
@@ -526,7 +671,7 @@ def section_title(section):
     return f"### {family}: {code(files[0]['name'])} (a separate run, not plotted)"
 
 
-def write(directory, plots=True):
+def write(directory, plots=True, full=False):
     """Regenerates DIR/report.md and DIR/plots/*.png from DIR/*.json; runs nothing."""
     paths = sorted(glob.glob(os.path.join(directory, "*.json")))
     if not paths:
@@ -538,14 +683,17 @@ def write(directory, plots=True):
     if title_dir.startswith(".."):
         title_dir = os.path.abspath(directory)
     notes = os.path.join(directory, "notes.md")
-    text = header(files, sections, title_dir, os.path.exists(notes))
+    main_rows = [e for s in sections if s["main"] for f in s["files"]
+                 for e in f["families"][s["family"]]]
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        print_headline(main_rows, markdown=True)
+    text = header(files, sections, title_dir, os.path.exists(notes), buffer.getvalue(), full)
     if os.path.exists(notes):
         with open(notes) as f:
             text += f.read().rstrip("\n") + "\n\n"
     status = 0
     if plots:
-        main_rows = [e for s in sections if s["main"] for f in s["files"]
-                     for e in f["families"][s["family"]]]
         # Imported here, so that the tables need neither plot.py nor matplotlib; plot.py
         # imports only loopnest_results, never this script.
         import plot
@@ -601,7 +749,7 @@ def write(directory, plots=True):
             merge(merged, OrderedDict((e["name"], e) for e in f["families"][family]))
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
-            print_tables(list(merged.values()), markdown=True)
+            print_tables(list(merged.values()), markdown=True, full=full)
         text += buffer.getvalue().rstrip("\n") + "\n\n"
     with open(os.path.join(directory, "report.md"), "w") as f:
         f.write(text.rstrip("\n") + "\n")

@@ -162,7 +162,7 @@ class Results(unittest.TestCase):
                 benchmarks.append(entry(f"layouts/pack/{schedule}/contiguous/fp64/{extents}",
                                         time_us))
         path = write_json(self.dir, "layouts.json", benchmarks)
-        result = run_script("report.py", path, "--markdown")
+        result = run_script("report.py", path, "--markdown", "--full")
         self.assertEqual(result.returncode, 0, result.stderr)
         header, rows = markdown_rows(result.stdout, "layouts/pack fp64: pct_copy")
         self.assertEqual(header, ["extents", "c3", "c4", "kd", "auto", "c3/c4", "c3/kd",
@@ -193,8 +193,8 @@ class CshiftNames(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             old = write_json(tmp, "old.json", cshift_benchmarks(old_names=True))
             new = write_json(tmp, "new.json", cshift_benchmarks(old_names=False))
-            old_out = run_script("report.py", old, "--markdown")
-            new_out = run_script("report.py", new, "--markdown")
+            old_out = run_script("report.py", old, "--markdown", "--full")
+            new_out = run_script("report.py", new, "--markdown", "--full")
             self.assertEqual(new_out.returncode, 0, new_out.stderr)
             self.assertEqual(old_out.stdout, new_out.stdout)
             header, rows = markdown_rows(new_out.stdout, "cshift/3d fp64 left: pct_copy")
@@ -673,7 +673,8 @@ class CommandLines(unittest.TestCase):
         self.fail(f"{option} is not in --help:\n{text}")
 
     def test_help_documents_every_option(self):
-        for script, options in (("report.py", ["RESULT.json", "--markdown", "--write", "--no-plots"]),
+        for script, options in (("report.py", ["RESULT.json", "--markdown", "--write", "--no-plots",
+                                               "--full"]),
                                 ("plot.py", ["OUT_DIR", "RESULT.json"])):
             result = run_script(script, "--help")
             self.assertEqual(result.returncode, 0, result.stderr)
@@ -694,8 +695,8 @@ class CommandLines(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             a = write_json(tmp, "a.json", [entry("layouts/pack/flat/contiguous/fp64/8x8x8x5", 1)])
             b = write_json(tmp, "b.json", [entry("layouts/copy/flat/contiguous/fp64/8x8x8x5", 1)])
-            first = run_script("report.py", "--markdown", a, b)
-            between = run_script("report.py", a, "--markdown", b)
+            first = run_script("report.py", "--markdown", a, b, "--full")
+            between = run_script("report.py", a, "--markdown", "--full", b)
             self.assertEqual(between.returncode, 0, between.stderr)
             self.assertEqual(first.stdout, between.stdout)
             self.assertIn("#### layouts/copy fp64: pct_copy", between.stdout)
@@ -709,7 +710,8 @@ class CommandLines(unittest.TestCase):
             results = os.path.join(tmp, "results")
             os.makedirs(results)
             write_json(results, "cshift.json", cshift_benchmarks(old_names=False))
-            result = run_script("report.py", "--write", results, env={"PYTHONPATH": hidden})
+            result = run_script("report.py", "--write", results, "--full",
+                                env={"PYTHONPATH": hidden})
             self.assertEqual(result.returncode, 3, result.stderr)
             with open(os.path.join(results, "report.md")) as f:
                 text = f.read()
@@ -718,6 +720,58 @@ class CommandLines(unittest.TestCase):
             result = run_script("report.py", "--write", results, "--no-plots",
                                 env={"PYTHONPATH": hidden})
             self.assertEqual(result.returncode, 0, result.stderr)
+
+    def test_the_short_report_opens_with_the_headline_and_full_adds_the_tables(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            benchmarks = []
+            for extents in ("16x16x16x7", "32x32x32x7"):
+                for schedule, time_us in (("collapse3", 10.0), ("collapse4", 25.0)):
+                    benchmarks.append(entry(f"layouts/pack/{schedule}/contiguous/fp64/{extents}",
+                                            time_us))
+            write_json(tmp, "layouts.json", benchmarks)
+            write_json(tmp, "cshift.json", cshift_benchmarks(old_names=False))
+            texts = {}
+            for options in ([], ["--full"]):
+                result = run_script("report.py", "--write", tmp, "--no-plots", *options)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                with open(os.path.join(tmp, "report.md")) as f:
+                    texts[bool(options)] = f.read()
+            short, full = texts[False], texts[True]
+            # The first table of the short report is the headline, before the file table.
+            first = short.index("\n| ")
+            self.assertLess(short.index("#### headline: each kernel at its largest extents"),
+                            first)
+            self.assertLess(first, short.index("| file | family |"))
+            header, rows = markdown_rows(short, "headline: each kernel at its largest extents, "
+                                         "pct_copy (% of the same run's copy bandwidth), "
+                                         "contiguous mapping")
+            self.assertEqual(header[:5], ["family/kernel", "precision", "extents", "collapse3",
+                                          "collapse4"])
+            self.assertEqual(rows, [["layouts/pack", "fp64", "32x32x32x7", "50.0", "50.0", "-",
+                                     "-", "-", "2.50"]])
+            self.assertIn("#### headline: cshift at the largest extents", short)
+            for table in ("#### layouts/pack fp64: pct_copy", "#### cshift/3d fp64 left: pct_copy"):
+                self.assertNotIn(table, short)
+                self.assertIn(table, full)
+            self.assertIn("every variant at the largest extents", short)
+            self.assertIn("--full` gives every table", short)
+            self.assertLess(len(short.splitlines()), len(full.splitlines()))
+
+    def test_diffusion_advance_is_a_family_of_its_own_in_a_written_report(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_json(tmp, "diffusion.json",
+                       [entry("diffusion/step/vectorized/contiguous/fp64/64x64", 1.0)])
+            other = dict(CONTEXT, git_commit="1" * 40)
+            with open(os.path.join(tmp, "diffusion_advance.json"), "w") as f:
+                json.dump({"context": other, "benchmarks": [entry(
+                    "diffusion/advance/temporal/contiguous/fp64/64x64/steps8", 2.0,
+                    gcell_steps_per_second=1e9, steps_per_pass=8)]}, f)
+            result = run_script("report.py", "--write", tmp, "--no-plots")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(os.path.join(tmp, "report.md")) as f:
+                text = f.read()
+            self.assertIn("### diffusion_advance: `diffusion_advance.json`\n", text)
+            self.assertNotIn("a separate run, not plotted", text)
 
     def test_scripts_do_not_import_each_other(self):
         # plot.py must load without report.py, and the shared module without either script.
