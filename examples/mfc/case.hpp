@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -461,6 +462,24 @@ inline void load_case_object(parameter_store& store, const json_value& root,
 
 inline case_config build_case(const parameter_store& store, const std::string& source) {
   return detail::case_builder(store, source).build();
+}
+
+// Why the case cannot run in single (fp32) or double precision ("" when it can): a time step that
+// rounds to 0 in float, or a weno_eps below where the port's WENO weights underflow. In double
+// they multiply two squared smoothness indicators (weno_eps^4 must stay a normal double), in
+// float they divide by one (1/weno_eps^2 must stay finite); MFC's own formula d/beta^2 holds in
+// double down to about 1e-154.
+inline std::string precision_problem(const case_config& c, bool single) {
+  char text[200] = "";
+  if (single && !(static_cast<float>(c.dt) > 0.0F)) {
+    std::snprintf(text, sizeof(text), "'dt' = %g is 0 in fp32: the state would never advance",
+                  c.dt);
+  } else if (const double least = single ? 1e-18 : 1e-76; c.weno_order > 1 && c.weno_eps < least) {
+    std::snprintf(text, sizeof(text),
+                  "'weno_eps' = %g is below %g, where this port's WENO weights underflow in %s",
+                  c.weno_eps, least, single ? "fp32" : "fp64");
+  }
+  return text;
 }
 
 // The largest case file read: MFC's case files are a few kilobytes, and a larger one (or a

@@ -66,12 +66,16 @@ inline void generate_pre_process(axis_grid& g, const axis_config& c) {
     const double x_a = c.x_a / length;
     const double x_b = c.x_b / length;
     const double a   = c.a;
-    for (int j = 1; j <= c.loops; ++j) {
+    // A grid that stops being finite stays so: the passes after that are not run (check_axis
+    // refuses the grid), so that a huge loops_x does not run for hours first.
+    bool finite = true;
+    for (int j = 1; j <= c.loops && finite; ++j) {
       for (int i = -1; i <= m; ++i) {
         const double x = g.x_cb(i);
         g.x_cb(i)      = x / a *
                     (a + std::log(std::cosh(a * (x - x_a))) + std::log(std::cosh(a * (x - x_b))) -
                      2. * std::log(std::cosh(a * (x_b - x_a) / 2.)));
+        finite = finite && std::isfinite(g.x_cb(i));
       }
     }
     for (int i = -1; i <= m; ++i) {

@@ -194,6 +194,12 @@ options parse_arguments(int argc, char* argv[]) {
   }
   if (o.case_dir.empty()) {
     o.case_dir = directory_of(o.case_file);
+    // A case read from a device or a process's file (/dev/stdin) has no directory for D/.
+    if (o.case_dir == "/dev" || o.case_dir.rfind("/dev/", 0) == 0 ||
+        o.case_dir.rfind("/proc", 0) == 0) {
+      throw loopnest_mfc::case_error("--case-dir is needed: the case file '" + o.case_file +
+                                     "' is read from " + o.case_dir + ", where D/ cannot go");
+    }
   }
   return o;
 }
@@ -211,6 +217,16 @@ bool all_ranks(bool ok) {
 #else
   return ok;
 #endif
+}
+
+int world_size() {
+  int size = 1;
+#ifdef LOOPNEST_MFC_MPI
+  if (with_mpi) {
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+#endif
+  return size;
 }
 
 int this_rank() {
@@ -320,12 +336,16 @@ void remove_stale_stages(const std::string& case_dir) {
         pid_text.find_first_not_of("0123456789") != std::string::npos) {
       continue;
     }
-    const long pid = std::stol(pid_text);
+    const long pid         = std::stol(pid_text);
+    const std::string path = path_in(case_dir, name);
+    struct stat st {};
     if (pid != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
-        errno == ESRCH) {
-      remove_stage(path_in(case_dir, name));
-      std::fprintf(stderr, "loopnest-mfc: removed '%s/%s', left by process %ld, which has ended\n",
-                   case_dir.c_str(), name.c_str(), pid);
+        errno == ESRCH && ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      remove_stage(path);
+      if (::lstat(path.c_str(), &st) != 0) {
+        std::fprintf(stderr, "loopnest-mfc: removed '%s', left by process %ld, which has ended\n",
+                     path.c_str(), pid);
+      }
     }
   }
 }
@@ -421,52 +441,52 @@ class staged_output {
     return m_stage;
   }
 
-  // Moves each file this rank wrote under the stage's D/ into CASE_DIR/D (made when missing),
-  // then removes the output files of earlier runs there that this run did not write (MFC's names
-  // only; any other file stays). Returns the final paths; `replaced` counts the removed files.
-  // Collective: every rank throws when any rank failed.
-  std::vector<std::string> publish(const std::vector<std::string>& written, int ranks,
-                                   int& replaced) {
+  // What publishing moves and removes: this rank's files and their places in CASE_DIR/D, and
+  // (rank 0) the output files of earlier runs there that no rank of this run writes.
+  struct plan {
+    std::vector<std::string> from, to, stale;
+  };
+
+  // Makes CASE_DIR/D when missing and checks that every file can be put in place (an existing
+  // one of the same name is a regular file, D/ takes files) before anything moves, so that a
+  // publication that cannot complete does not start. Collective: every rank throws when any
+  // rank failed.
+  plan prepare(const std::vector<std::string>& written, int ranks) const {
     const std::string d = m_case_dir + "/D";
     std::string failure;
-    std::vector<std::string> before;
+    plan out;
     if (m_owner) {
+      struct stat st {};
       if (::mkdir(d.c_str(), 0777) != 0 && errno != EEXIST) {
         failure = "cannot create '" + d + "': " + std::strerror(errno);
-      }
-      for (const std::string& name : entries_of(d)) {
-        if (is_output_name(name)) {
-          before.push_back(name);
-        }
+      } else if (::stat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        failure = "'" + d + "' is not a directory";
+      } else if (::access(d.c_str(), W_OK | X_OK) != 0) {
+        failure = "cannot write in '" + d + "': " + std::strerror(errno);
       }
     }
     if (!all_ranks(failure.empty())) {
-      throw std::runtime_error(failure.empty() ? "rank 0 could not create D/" : failure);
+      throw std::runtime_error(failure.empty() ? "rank 0 could not use D/" : failure);
     }
-    std::vector<std::string> out;
     for (const std::string& from : written) {
       const std::string to = d + from.substr(from.find_last_of('/'));
-      if (std::rename(from.c_str(), to.c_str()) != 0) {
-        failure = "cannot move '";
-        failure += from;
-        failure += "' to '";
-        failure += to;
-        failure += "': ";
-        failure += std::strerror(errno);
+      struct stat st {};
+      if (::lstat(to.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        failure = "'" + to + "' exists and is not a regular file; D/ was left as it was";
         break;
       }
-      out.push_back(to);
+      out.from.push_back(from);
+      out.to.push_back(to);
     }
     if (!all_ranks(failure.empty())) {
-      throw std::runtime_error(failure.empty() ? "another rank could not move its output"
+      throw std::runtime_error(failure.empty() ? "another rank cannot put its output in place"
                                                : failure);
     }
-    replaced = 0;
     if (m_owner) {
       // Every rank writes the names rank 0 writes with its own rank in them.
       std::vector<std::string> now;
-      for (const std::string& path : out) {
-        std::string name = path.substr(path.find_last_of('/') + 1);
+      for (const std::string& path : out.to) {
+        const std::string name = path.substr(path.find_last_of('/') + 1);
         for (int r = 0; r < ranks && is_output_name(name); ++r) {
           std::string of_rank;
           is_output_name(name, &of_rank, r);
@@ -474,15 +494,41 @@ class staged_output {
         }
       }
       std::sort(now.begin(), now.end());
-      for (const std::string& name : before) {
-        if (!std::binary_search(now.begin(), now.end(), name) &&
-            std::remove(path_in(d, name).c_str()) == 0) {
-          ++replaced;
+      for (const std::string& name : entries_of(d)) {
+        if (is_output_name(name) && !std::binary_search(now.begin(), now.end(), name)) {
+          out.stale.push_back(name);
         }
       }
     }
-    discard();
     return out;
+  }
+
+  // Moves this rank's files into place and (rank 0) removes the stale ones, with interrupts,
+  // terminations and hang-ups held until D/ holds this run's output alone; then removes the
+  // stage. Collective: every rank throws when any rank failed.
+  void commit(const plan& p) {
+    sigset_t held, before;
+    sigemptyset(&held);
+    for (const int signal : stage_signals) {
+      sigaddset(&held, signal);
+    }
+    ::sigprocmask(SIG_BLOCK, &held, &before);
+    std::string failure;
+    for (std::size_t k = 0; k < p.from.size() && failure.empty(); ++k) {
+      if (std::rename(p.from[k].c_str(), p.to[k].c_str()) != 0) {
+        failure = "cannot put '" + p.to[k] + "' in place: " + std::strerror(errno);
+      }
+    }
+    if (all_ranks(failure.empty()) && m_owner) {
+      for (const std::string& name : p.stale) {
+        std::remove(path_in(m_case_dir + "/D", name).c_str());
+      }
+    }
+    discard();
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
+    if (!failure.empty()) {
+      throw std::runtime_error(failure);
+    }
   }
 
   // Removes the stage and whatever is still in it (rank 0, once every rank is done with it).
@@ -599,9 +645,8 @@ void print_profile_of(const loopnest_mfc::case_config& c, const options& o,
 
 template <class T>
 loopnest_mfc::run_result run_precision(const loopnest_mfc::run_site& site,
-                                       const loopnest_mfc::initial_condition& ic, const options& o,
+                                       const loopnest_mfc::host_fields& cons, const options& o,
                                        const std::string& out_dir) {
-  const loopnest_mfc::host_fields cons = loopnest_mfc::conservative_of<T>(site.c, ic.prim);
   loopnest_mfc::kernel_profile profile(o.profile);
   loopnest_mfc::run_result r;
   if (o.schedule == "collapse4") {
@@ -630,6 +675,38 @@ void print_refusal(const std::string& text) {
     std::fprintf(stderr, "loopnest-mfc: %s\n", text.substr(from, end - from).c_str());
     from = end + 1;
   }
+}
+
+// The run's summary on standard output (rank 0): KEY=VALUE lines and MFC's timing lines; whether
+// it could be written.
+bool print_summary(const loopnest_mfc::case_config& c, const options& o,
+                   const loopnest_mfc::run_result& r, std::size_t files, int replaced,
+                   const loopnest_mfc::run_site& site) {
+  std::printf("CASE=%s\nDIMENSIONS=%d\nCELLS=%d %d %d\nFLUIDS=%d\nEQUATIONS=%d\nPATCHES=%zu\n",
+              c.source.c_str(), c.num_dims, c.m() + 1, c.n() + 1, c.p() + 1, c.num_fluids,
+              c.sys_size(), c.patches.size());
+  std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
+              o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, files,
+              o.case_dir.c_str());
+  std::printf("REPLACED=%d\n", replaced);
+#ifdef LOOPNEST_MFC_MPI
+  if (site.distributed != nullptr) {
+    const loopnest::cartesian_decomposition& d = site.distributed->decomposition();
+    std::printf("RANKS=%d\nDECOMPOSITION=%d %d %d\nTRANSPORT=%s\n", d.size(), d.ranks(0),
+                c.num_dims > 1 ? d.ranks(1) : 1, c.num_dims > 2 ? d.ranks(2) : 1,
+                o.transport.c_str());
+  }
+#else
+  (void)site;
+#endif
+  if (r.timed_steps > 0) {
+    std::printf("Time per step: %.6e s\n", r.time_avg);
+    std::printf("Time per step, stages fenced: %.6e s\n", r.time_avg_fenced);
+    std::printf("Step grind: %.6f ns/gp/eq/step\n", r.step_grind);
+    std::printf("Shortest stage: %.6e s\n", r.stage_min);
+    std::printf("Performance: %.6f ns/gp/eq/rhs\n", r.grind_time);
+  }
+  return std::fflush(stdout) == 0 && std::ferror(stdout) == 0;
 }
 
 // The rank that reports a failure which ends the run on every rank: the lowest failing one.
@@ -678,6 +755,10 @@ int run_tool(int argc, char* argv[]) {
     if (!problem.empty()) {
       throw loopnest_mfc::case_error("--case-dir: " + problem);
     }
+    const std::string precision = loopnest_mfc::precision_problem(c, o.precision == "fp32");
+    if (!precision.empty()) {
+      throw loopnest_mfc::case_error(precision);
+    }
   } catch (const std::exception& e) {
     // Every rank reads the same files and arguments, so every rank refuses them alike.
     if (root) {
@@ -705,9 +786,11 @@ int run_tool(int argc, char* argv[]) {
   };
   std::optional<loopnest_mfc::grid> whole_grid;
   if (!agreed([&] {
+        // The grid, and this rank's share of the rest at least, before the grid is built.
+        const double grid         = loopnest_mfc::grid_bytes(c);
         const std::string problem = loopnest_mfc::memory_problem(
-            c, loopnest_mfc::grid_bytes(c), 0.0, loopnest::host_memory_headroom(),
-            std::numeric_limits<double>::infinity(), false);
+            c, grid + (loopnest_mfc::host_bytes_of_run(c) - grid) / world_size(), 0.0,
+            loopnest::host_memory_headroom(), std::numeric_limits<double>::infinity(), false);
         if (!problem.empty()) {
           throw loopnest_mfc::case_error(problem);
         }
@@ -760,9 +843,18 @@ int run_tool(int argc, char* argv[]) {
                    k + 1);
     }
   }
+  // The conservative state the run starts from, in the run's precision, checked as well.
+  std::optional<loopnest_mfc::host_fields> cons;
   if (!agreed([&] {
-        const loopnest_mfc::initial_condition_check check =
+        loopnest_mfc::initial_condition_check check =
             loopnest_mfc::check_initial_condition(site.c, site.g, *ic, ranks.offset);
+        if (check.cell < 0) {
+          cons.emplace(o.precision == "fp32"
+                           ? loopnest_mfc::conservative_of<float>(site.c, ic->prim)
+                           : loopnest_mfc::conservative_of<double>(site.c, ic->prim));
+          check = loopnest_mfc::check_conservative_state(site.c, site.g, *ic, *cons,
+                                                         o.precision.c_str(), ranks.offset);
+        }
         if (check.cell >= 0) {
           throw loopnest_mfc::case_error(check.problem);
         }
@@ -802,8 +894,8 @@ int run_tool(int argc, char* argv[]) {
     }
     try {
       const std::string out = stage ? stage->directory() : std::string();
-      r                     = o.precision == "fp32" ? run_precision<float>(site, *ic, o, out)
-                                                    : run_precision<double>(site, *ic, o, out);
+      r                     = o.precision == "fp32" ? run_precision<float>(site, *cons, o, out)
+                                                    : run_precision<double>(site, *cons, o, out);
     } catch (const loopnest_mfc::unphysical_state& e) {
       if (root) {
         std::fprintf(stderr, "loopnest-mfc: %s; nothing was put in %s/D\n", e.what(),
@@ -811,8 +903,23 @@ int run_tool(int argc, char* argv[]) {
       }
       return unphysical;
     }
+    std::optional<staged_output::plan> publication;
     if (stage) {
-      written = stage->publish(r.written, rank_count, replaced);
+      publication = stage->prepare(r.written, rank_count);
+      written     = publication->to;
+      replaced    = static_cast<int>(publication->stale.size());
+    }
+    // Standard output before D/ changes, so that a run whose report cannot be written leaves D/
+    // as it was.
+    if (!all_ranks(!root || print_summary(c, o, r, written.size(), replaced, site))) {
+      if (root) {
+        std::fprintf(stderr,
+                     "loopnest-mfc: writing standard output failed; D/ was left as it was\n");
+      }
+      return io_error;
+    }
+    if (stage) {
+      stage->commit(*publication);
     }
   } catch (const std::exception& e) {
     // run_case ends every rank alike when an allocation fails (simulation.hpp).
@@ -830,35 +937,6 @@ int run_tool(int argc, char* argv[]) {
       at += o.case_dir.size();
     }
     std::fprintf(stderr, "loopnest-mfc: %s\n", message.c_str());
-    return io_error;
-  }
-  if (!root) {
-    return done;
-  }
-  std::printf("CASE=%s\nDIMENSIONS=%d\nCELLS=%d %d %d\nFLUIDS=%d\nEQUATIONS=%d\nPATCHES=%zu\n",
-              c.source.c_str(), c.num_dims, c.m() + 1, c.n() + 1, c.p() + 1, c.num_fluids,
-              c.sys_size(), c.patches.size());
-  std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
-              o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, written.size(),
-              o.case_dir.c_str());
-  std::printf("REPLACED=%d\n", replaced);
-#ifdef LOOPNEST_MFC_MPI
-  if (distributed) {
-    const loopnest::cartesian_decomposition& d = distributed->decomposition();
-    std::printf("RANKS=%d\nDECOMPOSITION=%d %d %d\nTRANSPORT=%s\n", d.size(), d.ranks(0),
-                c.num_dims > 1 ? d.ranks(1) : 1, c.num_dims > 2 ? d.ranks(2) : 1,
-                o.transport.c_str());
-  }
-#endif
-  if (r.timed_steps > 0) {
-    std::printf("Time per step: %.6e s\n", r.time_avg);
-    std::printf("Time per step, stages fenced: %.6e s\n", r.time_avg_fenced);
-    std::printf("Step grind: %.6f ns/gp/eq/step\n", r.step_grind);
-    std::printf("Shortest stage: %.6e s\n", r.stage_min);
-    std::printf("Performance: %.6f ns/gp/eq/rhs\n", r.grind_time);
-  }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "loopnest-mfc: writing standard output failed\n");
     return io_error;
   }
   return done;

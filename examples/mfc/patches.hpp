@@ -204,22 +204,49 @@ struct initial_condition_check {
   std::string problem;
 };
 
+namespace detail {
+
+// "the initial condition at cell (i, j, k), centre (x, y, z)[, laid by patch N]: WHY".
+inline initial_condition_check cell_problem(const case_config& c, const grid& g,
+                                            const initial_condition& ic, int i, int j, int k,
+                                            const int (&offset)[3], const std::string& why) {
+  const int at_cell[3] = {i, j, k};
+  std::string where    = "the initial condition at cell (";
+  for (int d = 0; d < 3; ++d) {
+    where += std::to_string(at_cell[d] + offset[d]) + (d < 2 ? ", " : ")");
+  }
+  where += ", centre (";
+  for (int d = 0; d < c.num_dims; ++d) {
+    char x[32];
+    std::snprintf(x, sizeof(x), "%.6g", g.axis[d].x_cc_pre(at_cell[d]));
+    where += x;
+    where += d + 1 < c.num_dims ? ", " : ")";
+  }
+  const long long cell =
+      i + static_cast<long long>(ic.prim.nx) * (j + static_cast<long long>(ic.prim.ny) * k);
+  if (const int laid_by = ic.patch_id[static_cast<std::size_t>(cell)]; laid_by > 0) {
+    where += ", laid by patch " + std::to_string(laid_by);
+  }
+  return {cell, where + ": " + why};
+}
+
+}  // namespace detail
+
 // Checks the initial condition before anything runs: every cell laid by some patch, with a
-// finite state, a positive mixture density and a sound speed, (gamma + 1)*p + pi_inf > 0 in
-// MFC's transformed parameters; a pressure below zero (a liquid under tension) is allowed.
-// `offset` is the block's first cell in the whole grid, for the message.
+// finite state, a positive mixture density, a positive mixture gamma and a sound speed,
+// (gamma + 1)*p + pi_inf > 0 in MFC's transformed parameters; a pressure below zero (a liquid
+// under tension) is allowed. `offset` is the block's first cell in the whole grid, for the
+// message.
 inline initial_condition_check check_initial_condition(const case_config& c, const grid& g,
                                                        const initial_condition& ic,
                                                        const int (&offset)[3] = {0, 0, 0}) {
   const equation_index ix = equations_of(c);
   const host_fields& q    = ic.prim;
-  initial_condition_check out;
-  for (int k = 0; k <= c.p() && out.cell < 0; ++k) {
-    for (int j = 0; j <= c.n() && out.cell < 0; ++j) {
-      for (int i = 0; i <= c.m() && out.cell < 0; ++i) {
-        const long long cell =
-            i + static_cast<long long>(q.nx) * (j + static_cast<long long>(q.ny) * k);
-        const auto at = static_cast<std::size_t>(cell);
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        const auto at = static_cast<std::size_t>(i + static_cast<long long>(q.nx) *
+                                                         (j + static_cast<long long>(q.ny) * k));
         double rho = 0, gamma = 0, pi_inf = 0;
         bool finite = true;
         for (int v = 0; v < ix.sys_size(); ++v) {
@@ -238,6 +265,11 @@ inline initial_condition_check check_initial_condition(const case_config& c, con
           std::snprintf(why, sizeof(why), "a value is not finite");
         } else if (!(rho > 0)) {
           std::snprintf(why, sizeof(why), "the mixture density %.6g is not positive", rho);
+        } else if (!(gamma > 0)) {
+          std::snprintf(why, sizeof(why),
+                        "the volume fractions give the mixture a gamma (MFC's 1/(gamma - 1)) of "
+                        "%.6g, not positive",
+                        gamma);
         } else if (!((gamma + 1) * pres + pi_inf > 0)) {
           std::snprintf(
               why, sizeof(why),
@@ -247,27 +279,48 @@ inline initial_condition_check check_initial_condition(const case_config& c, con
         } else {
           continue;
         }
-        const int at_cell[3] = {i, j, k};
-        std::string where    = "the initial condition at cell (";
-        for (int d = 0; d < 3; ++d) {
-          where += std::to_string(at_cell[d] + offset[d]) + (d < 2 ? ", " : ")");
-        }
-        where += ", centre (";
-        for (int d = 0; d < c.num_dims; ++d) {
-          char x[32];
-          std::snprintf(x, sizeof(x), "%.6g", g.axis[d].x_cc_pre(at_cell[d]));
-          where += x;
-          where += d + 1 < c.num_dims ? ", " : ")";
-        }
-        if (ic.patch_id[at] > 0) {
-          where += ", laid by patch " + std::to_string(ic.patch_id[at]);
-        }
-        out.cell    = cell;
-        out.problem = where + ": " + why;
+        return detail::cell_problem(c, g, ic, i, j, k, offset, why);
       }
     }
   }
-  return out;
+  return {};
+}
+
+// The same for the conservative state the run starts from, computed in the run's precision
+// (`precision`, for the message): every value finite (a pressure or velocity too large for the
+// precision makes the energy infinite) and the mixture density still positive once rounded.
+inline initial_condition_check check_conservative_state(const case_config& c, const grid& g,
+                                                        const initial_condition& ic,
+                                                        const host_fields& cons,
+                                                        const char* precision,
+                                                        const int (&offset)[3] = {0, 0, 0}) {
+  const equation_index ix = equations_of(c);
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        double rho  = 0;
+        bool finite = true;
+        for (int v = 0; v < ix.sys_size(); ++v) {
+          finite = finite && std::isfinite(cons(v, i, j, k));
+        }
+        for (int f = 0; f < c.num_fluids; ++f) {
+          rho += cons(ix.cont(f), i, j, k);
+        }
+        if (!finite) {
+          return detail::cell_problem(
+              c, g, ic, i, j, k, offset,
+              std::string("its conservative state (energy, momenta) is not finite in ") +
+                  precision + ": a value too large for the precision");
+        }
+        if (!(rho > 0)) {
+          return detail::cell_problem(
+              c, g, ic, i, j, k, offset,
+              std::string("its mixture density rounds to 0 in ") + precision);
+        }
+      }
+    }
+  }
+  return {};
 }
 
 // How finely single precision holds a pressure in this case: the energy of a stiffened gas carries

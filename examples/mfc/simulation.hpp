@@ -13,6 +13,7 @@
 #include "rhs.hpp"
 
 #include <loopnest/for_each.hpp>
+#include <loopnest/reduce.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -73,27 +74,20 @@ inline bool stages_fenced(int n, int warm_up) {
 namespace detail {
 
 // The first interior cell (in MFC's order, i fastest) where a conservative variable, or a
-// primitive one computed from them, is not finite, or -1: one loop over the cells, an atomic
-// minimum into `first` (allocated once by the caller, not every step). As in MFC, a finite
-// state is never stopped, a negative pressure included: a liquid under tension is physical.
-template <class T>
-using first_cell_view =
-    Kokkos::View<long long, typename five_equation_solver<T>::fields::memory_space>;
-
+// primitive one computed from them, is not finite, or -1: a minimum over the cells
+// (loopnest::reduce_cell). As in MFC, a finite state is never stopped, a negative pressure
+// included: a liquid under tension is physical.
 template <class Schedule, class T>
-long long first_unphysical_cell(const five_equation_solver<T>& s, const case_config& c,
-                                const first_cell_view<T>& first) {
-  using exec_space = typename five_equation_solver<T>::execution_space;
-  const exec_space exec;
-  const long long none = (1LL << 62);
-  Kokkos::deep_copy(exec, first, none);
+long long first_unphysical_cell(const five_equation_solver<T>& s, const case_config& c) {
+  using exec_space                       = typename five_equation_solver<T>::execution_space;
   const auto cons                        = s.state().ref();
   const stiffened_gas<T, slot_index> eos = eos_of<T, slot_index>(c);
   const slot_map slots                   = slot_map::of(equations_of(c));
   const long long nx = c.m() + 1, ny = c.n() + 1;
-  loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::state_check>>(
-      exec, s.state().interior(),
-      KOKKOS_LAMBDA(int i, int j, int k) {
+  long long first = 0;
+  loopnest::reduce_cell<bounded<Schedule, blocks_per_sm<T>::state_check>>(
+      exec_space(), s.state().interior(),
+      KOKKOS_LAMBDA(int i, int j, int k, long long& acc) {
         T q[max_equations] = {};
         T p[max_equations] = {};
         bool bad           = false;
@@ -107,15 +101,11 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
         for (int v = 0; v < max_equations; ++v) {
           bad = bad || (slots.var[v] >= 0 && !(p[v] * T(0) == T(0)));
         }
-        if (bad) {
-          Kokkos::atomic_fetch_min(&first(), i + nx * (j + ny * static_cast<long long>(k)));
-        }
+        const long long cell = i + nx * (j + ny * static_cast<long long>(k));
+        acc                  = bad && cell < acc ? cell : acc;
       },
-      "loopnest_mfc::state_check");
-  long long host = none;
-  Kokkos::deep_copy(exec, host, first);
-  exec.fence();
-  return host == none ? -1 : host;
+      Kokkos::Min<long long>(first), "loopnest_mfc::state_check");
+  return first == Kokkos::reduction_identity<long long>::min() ? -1 : first;
 }
 
 }  // namespace detail
@@ -200,9 +190,7 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
     }
   };
   save(c.t_step_start);
-  const int steps = c.t_step_stop - c.t_step_start;
-  const detail::first_cell_view<T> first(
-      Kokkos::view_alloc(Kokkos::DefaultExecutionSpace(), "loopnest_mfc::first_unphysical"));
+  const int steps   = c.t_step_stop - c.t_step_start;
   const int warm_up = warm_up_steps(steps);
   double whole = 0.0, fenced = 0.0;
   int whole_steps = 0, fenced_steps = 0;
@@ -233,8 +221,8 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
       whole += seconds;
       ++whole_steps;
     }
-    const long long bad = ranks.min(global_cell(
-        detail::first_unphysical_cell<Schedule>(solver, c, first), c, whole_case, ranks.offset));
+    const long long bad = ranks.min(global_cell(detail::first_unphysical_cell<Schedule>(solver, c),
+                                                c, whole_case, ranks.offset));
     if (bad != no_cell) {
       const long long nx = whole_case.m() + 1, ny = whole_case.n() + 1;
       throw unphysical_state("the state went unphysical in step " + std::to_string(t_step + 1) +

@@ -265,4 +265,25 @@ TEST(mfc_case, refuses_cells_past_what_int_indexes_and_an_overflowing_weno_eps) 
   EXPECT_NO_THROW(read_text(shock_tube(), {"m=2147483638", "weno_eps=1e17"}));
 }
 
+TEST(mfc_case, refuses_what_a_precision_cannot_hold) {
+  case_config c = read_text(shock_tube());
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, false), "");
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, true), "");
+  c.dt = 1e-50;
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, false), "");
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, true),
+            "'dt' = 1e-50 is 0 in fp32: the state would never advance");
+  c          = read_text(shock_tube());
+  c.weno_eps = 1e-77;
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, false),
+            "'weno_eps' = 1e-77 is below 1e-76, where this port's WENO weights underflow in fp64");
+  c.weno_eps = 1e-20;
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, false), "");
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, true),
+            "'weno_eps' = 1e-20 is below 1e-18, where this port's WENO weights underflow in fp32");
+  // First order has no weights.
+  c.weno_order = 1;
+  EXPECT_EQ(loopnest_mfc::precision_problem(c, true), "");
+}
+
 }  // namespace

@@ -185,6 +185,37 @@ TEST(mfc_patches, the_initial_condition_is_checked_and_water_may_be_under_tensio
   EXPECT_EQ(problem_of(c),
             "the initial condition at cell (0, 0, 0), centre (0.01), laid by patch 1: the mixture "
             "density -1 is not positive");
+  // Volume fractions of 0 everywhere leave the mixture no gamma.
+  c                     = water_and_air(1.e5);
+  c.patches[0].alpha[0] = 0.;
+  EXPECT_EQ(problem_of(c),
+            "the initial condition at cell (0, 0, 0), centre (0.01), laid by patch 1: the volume "
+            "fractions give the mixture a gamma (MFC's 1/(gamma - 1)) of 0, not positive");
+}
+
+TEST(mfc_patches, the_state_is_checked_in_the_runs_precision) {
+  case_config c              = water_and_air(1.e5);
+  const grid g               = generate_grid(c);
+  const initial_condition ic = apply_patches(c, g);
+  EXPECT_EQ(check_conservative_state(c, g, ic, conservative_of<double>(c, ic.prim), "fp64").cell,
+            -1);
+  c.patches[1].alpha_rho[1]    = 1e-50;
+  const initial_condition thin = apply_patches(c, g);
+  EXPECT_EQ(
+      check_conservative_state(c, g, thin, conservative_of<double>(c, thin.prim), "fp64").cell, -1);
+  EXPECT_EQ(
+      check_conservative_state(c, g, thin, conservative_of<float>(c, thin.prim), "fp32").problem,
+      "the initial condition at cell (25, 0, 0), centre (0.51), laid by patch 2: its mixture "
+      "density rounds to 0 in fp32");
+  c                           = water_and_air(1.e39);
+  const initial_condition hot = apply_patches(c, g);
+  EXPECT_EQ(check_conservative_state(c, g, hot, conservative_of<double>(c, hot.prim), "fp64").cell,
+            -1);
+  EXPECT_EQ(
+      check_conservative_state(c, g, hot, conservative_of<float>(c, hot.prim), "fp32").problem,
+      "the initial condition at cell (0, 0, 0), centre (0.01), laid by patch 1: its "
+      "conservative state (energy, momenta) is not finite in fp32: a value too large for "
+      "the precision");
 }
 
 TEST(mfc_patches, single_precision_holds_a_pressure_beside_water_to_half_an_ulp_of_pi_inf) {

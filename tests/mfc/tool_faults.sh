@@ -9,6 +9,9 @@
 #   stale_stage    a stage a killed process of this host left is removed (and named); one of a
 #                  running process stays
 #   file_size      under ulimit -f a write fails: exit status 3, no D/, no stage, no temporary
+#   blocked_destination  a directory where an output file is to go: exit 3 before anything
+#                  moves, the earlier files left as they were
+#   dev_stdin      a case read from /dev/stdin without --case-dir: refused (exit 2)
 #   address_space  under ulimit -v a case too large is refused before it allocates: exit 2
 #                  (CASE.json: MFC's 3D_performance_test)
 # Exits 0 when everything holds, 1 naming what did not.
@@ -86,6 +89,27 @@ case "$scenario" in
       "$work/err" || fail "not the write error: $(cat "$work/err")"
     [ "$(stages)" = 0 ] || fail "the stage is left: $(ls -A "$work")"
     [ ! -e "$work/D" ] || fail "D/ was made"
+    ;;
+  blocked_destination)
+    # A directory where a file of the run is to go: nothing moves, the earlier files stay.
+    "$tool" "$case_file" --case-dir "$work" "${short[@]}" > /dev/null || fail "the first run failed"
+    rm "$work/D/cons.1.00.000003.dat" && mkdir "$work/D/cons.1.00.000003.dat"
+    echo "an earlier run's" > "$work/D/prim.1.00.000000.dat"
+    "$tool" "$case_file" --case-dir "$work" "${short[@]}" > /dev/null 2> "$work/err"
+    status=$?
+    [ "$status" = 3 ] || fail "exit status $status, expected 3: $(cat "$work/err")"
+    grep -qx "loopnest-mfc: '$work/D/cons.1.00.000003.dat' exists and is not a regular file; D/ was left as it was" \
+      "$work/err" || fail "not the refusal: $(cat "$work/err")"
+    [ "$(cat "$work/D/prim.1.00.000000.dat")" = "an earlier run's" ] || fail "an earlier file was replaced"
+    [ "$(stages)" = 0 ] || fail "the stage is left: $(ls -A "$work")"
+    ;;
+  dev_stdin)
+    # Read from /dev/stdin, the case has no directory of its own for D/.
+    "$tool" /dev/stdin < "$case_file" > /dev/null 2> "$work/err"
+    status=$?
+    [ "$status" = 2 ] || fail "exit status $status, expected 2: $(cat "$work/err")"
+    grep -qx "loopnest-mfc: --case-dir is needed: the case file '/dev/stdin' is read from /dev, where D/ cannot go" \
+      "$work/err" || fail "not the refusal: $(cat "$work/err")"
     ;;
   address_space)
     # 4 GB of address space; the case asks for hundreds.
