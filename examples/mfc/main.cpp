@@ -141,6 +141,8 @@ std::string directory_of(const std::string& path) {
 
 options parse_arguments(int argc, char* argv[]) {
   options o;
+  // An option given twice, or a key overridden twice, is refused: the first would be ignored.
+  std::vector<std::string> given;
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
     if (arg == "--override" || arg == "--case-dir" || arg == "--precision" || arg == "--schedule" ||
@@ -149,9 +151,22 @@ options parse_arguments(int argc, char* argv[]) {
         throw loopnest_mfc::case_error(arg + " needs a value");
       }
       const std::string value = argv[++k];
+      const std::string what =
+          arg == "--override" ? "--override " + loopnest_mfc::override_key(value) : arg;
+      if (std::find(given.begin(), given.end(), what) != given.end() && what != "--override ") {
+        throw loopnest_mfc::case_error(
+            arg == "--override"
+                ? "--override: '" + loopnest_mfc::shown(loopnest_mfc::override_key(value)) +
+                      "' is overridden twice"
+                : arg + " is given twice");
+      }
+      given.push_back(what);
       if (arg == "--override") {
         o.overrides.push_back(value);
       } else if (arg == "--case-dir") {
+        if (value.empty()) {
+          throw loopnest_mfc::case_error("--case-dir: the directory name is empty");
+        }
         o.case_dir = value;
       } else if (arg == "--transport") {
 #ifdef LOOPNEST_MFC_MPI
