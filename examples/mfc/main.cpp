@@ -325,23 +325,10 @@ void remove_stage(const std::string& stage) {
 
 constexpr const char* stage_prefix = ".loopnest-mfc-";
 
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof(name) - 1) != 0) {
-    return "host";
-  }
-  std::string out = name;
-  for (char& ch : out) {
-    const bool plain = std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '.';
-    ch               = plain ? ch : '_';
-  }
-  return out;
-}
-
 // Removes the stages in `case_dir` that processes of this host left when they died (killed, or
 // ended by a signal this program cannot catch), naming each on stderr.
 void remove_stale_stages(const std::string& case_dir) {
-  const std::string mine = stage_prefix + host_name() + "-";
+  const std::string mine = stage_prefix + loopnest::host_name_for_files() + "-";
   for (const std::string& name : entries_of(case_dir)) {
     if (name.compare(0, mine.size(), mine) != 0) {
       continue;
@@ -569,7 +556,8 @@ class staged_output {
   std::string m_stage;
 
   std::string stage_name(long id) const {
-    return m_case_dir + "/" + stage_prefix + host_name() + "-" + std::to_string(id);
+    return m_case_dir + "/" + stage_prefix + loopnest::host_name_for_files() + "-" +
+           std::to_string(id);
   }
 
   // The signals that remove the stage; one the process was started ignoring (nohup) stays

@@ -17,6 +17,8 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_errors.hpp"
 
@@ -208,6 +210,35 @@ TEST_F(field_file, a_failed_write_leaves_the_old_file_and_no_temporary) {
   EXPECT_EQ(f.nx, 2);
   EXPECT_EQ(f.values, old_values);
   EXPECT_EQ(files_in(test_dir()), std::vector<std::string>{"field.txt"});
+}
+
+// A process of this host that no longer runs (a child that has exited and been waited for).
+long dead_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::_exit(0);
+  }
+  ::waitpid(child, nullptr, 0);
+  return static_cast<long>(child);
+}
+
+// What a process killed while writing left is removed by the next write into the directory; a
+// running process's temporary and another host's stay.
+TEST_F(field_file, a_write_removes_the_temporaries_of_dead_processes_of_this_host) {
+  const std::string host  = loopnest::host_name_for_files();
+  const std::string dead  = ".loopnest-" + host + "-" + std::to_string(dead_pid()) + "-0.tmp";
+  const std::string live  = ".loopnest-" + host + "-" + std::to_string(::getppid()) + "-0.tmp";
+  const std::string other = ".loopnest-another.host-" + std::to_string(dead_pid()) + "-0.tmp";
+  for (const std::string& name : {dead, live, other}) {
+    std::ofstream(test_dir() / name) << "partial";
+  }
+  const std::vector<double> v{1.0, 2.0};
+  loopnest::write_field_file(temp_path(), 2, 1, v.data());
+  std::vector<std::string> left = files_in(test_dir());
+  std::sort(left.begin(), left.end());
+  std::vector<std::string> expected{live, other, "field.txt"};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(left, expected);
 }
 
 // Where there was no file, a failed write says that nothing was written, and leaves nothing.

@@ -7,6 +7,7 @@
 #include <loopnest/tools/precision.hpp>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -21,6 +22,7 @@
 #include <system_error>
 #include <vector>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -101,6 +103,21 @@ inline bool parse_header(std::string_view text, int& nx, int& ny) {
 
 }  // namespace Impl
 
+// This host's name as a file name takes it (letters, digits and dots; anything else '_'): what
+// tells this host's temporaries from those other hosts write into a shared directory.
+inline std::string host_name_for_files() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof(name) - 1) != 0) {
+    return "host";
+  }
+  std::string out = name;
+  for (char& ch : out) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '.';
+    ch               = plain ? ch : '_';
+  }
+  return out;
+}
+
 namespace Impl {
 
 inline std::string parent_directory(const std::string& path) {
@@ -108,13 +125,50 @@ inline std::string parent_directory(const std::string& path) {
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// A file in `dir` under a name no other writer uses, created with the permissions a new file
-// gets (0666 less the umask); -1 with errno set when the directory takes no new file.
+// The start of the temporaries this host's processes write: ".loopnest-HOST-".
+inline std::string temporary_prefix() {
+  return ".loopnest-" + host_name_for_files() + "-";
+}
+
+// Removes the temporaries in `dir` that processes of this host left when they died while
+// writing (".loopnest-HOST-PID-N.tmp" of a PID that no longer runs); another host's, and a
+// running process's, stay.
+inline void remove_stale_temporaries(const std::string& dir) {
+  const std::string prefix = temporary_prefix();
+  DIR* d                   = ::opendir(dir.c_str());
+  if (d == nullptr) {
+    return;
+  }
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    const std::size_t dash = name.find('-', prefix.size());
+    if (name.compare(0, prefix.size(), prefix) != 0 || dash == std::string::npos ||
+        name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0) {
+      continue;
+    }
+    const std::string pid = name.substr(prefix.size(), dash - prefix.size());
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const long id          = std::stol(pid);
+    const std::string path = dir + "/" + name;
+    struct ::stat st;
+    if (id != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(id), 0) != 0 &&
+        errno == ESRCH && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      ::unlink(path.c_str());
+    }
+  }
+  ::closedir(d);
+}
+
+// A file in `dir` under a name no other writer uses (".loopnest-HOST-PID-N.tmp"), created with
+// the permissions a new file gets (0666 less the umask); -1 with errno set when the directory
+// takes no new file.
 inline int create_temporary(const std::string& dir, std::string& name) {
   static std::atomic<unsigned> counter{0};
   for (int attempt = 0; attempt < 100; ++attempt) {
-    name =
-        dir + "/.loopnest-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".tmp";
+    name = dir + "/" + temporary_prefix() + std::to_string(::getpid()) + "-" +
+           std::to_string(counter++) + ".tmp";
     const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0 || errno != EEXIST) {
       return fd;
@@ -251,7 +305,8 @@ inline std::string field_file_unwritable_reason(const std::string& path) {
 // Writes a file atomically: into a new file in the same directory, flushed to the disk, then
 // renamed over `path`. A reader sees the old file or the whole new one; a failed write (a full
 // disk, a file size limit) removes the new file and leaves the old one as it was, and a process
-// killed while writing leaves at most a hidden `.loopnest-PID-N.tmp` beside it. A symbolic link
+// killed while writing leaves at most a hidden `.loopnest-HOST-PID-N.tmp` beside it, which the
+// next write into that directory on the same host removes. A symbolic link
 // at `path` is written through: its target is replaced (a dangling link's target is created)
 // and the link stays. The contents come from fill(write): fill calls write(data, size) with the
 // pieces in order, so that a large file need not be held in memory whole; an exception fill
@@ -282,6 +337,7 @@ void write_file_atomically(const std::string& path, Fill&& fill,
         (existed ? "; the file is as it was before" : "; nothing was written"));
   };
   std::string temporary;
+  Impl::remove_stale_temporaries(Impl::parent_directory(target));
   const int fd = Impl::create_temporary(Impl::parent_directory(target), temporary);
   if (fd < 0) {
     throw error("creating", errno);
