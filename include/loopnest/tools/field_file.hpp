@@ -150,8 +150,9 @@ inline void remove_stale_temporaries(const std::string& dir) {
     if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) {
       continue;
     }
-    const long id          = std::stol(pid);
-    const std::string path = dir + "/" + name;
+    const long id    = std::stol(pid);
+    std::string path = dir;
+    path.append("/").append(name);
     struct ::stat st;
     if (id != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(id), 0) != 0 &&
         errno == ESRCH && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
