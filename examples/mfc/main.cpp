@@ -330,19 +330,13 @@ constexpr const char* stage_prefix = ".loopnest-mfc-";
 void remove_stale_stages(const std::string& case_dir) {
   const std::string mine = stage_prefix + loopnest::host_name_for_files() + "-";
   for (const std::string& name : entries_of(case_dir)) {
-    if (name.compare(0, mine.size(), mine) != 0) {
+    const long pid = loopnest::ended_writer(name, mine);
+    if (pid == 0 || name != mine + std::to_string(pid)) {
       continue;
     }
-    const std::string pid_text = name.substr(mine.size());
-    if (pid_text.empty() || pid_text.size() > 9 ||
-        pid_text.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const long pid         = std::stol(pid_text);
     const std::string path = path_in(case_dir, name);
     struct stat st {};
-    if (pid != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
-        errno == ESRCH && ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
       remove_stage(path);
       if (::lstat(path.c_str(), &st) != 0) {
         std::fprintf(stderr, "loopnest-mfc: removed '%s', left by process %ld, which has ended\n",

@@ -6,6 +6,7 @@
 #include <loopnest/detail/error.hpp>
 #include <loopnest/tools/precision.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -118,6 +119,24 @@ inline std::string host_name_for_files() {
   return out;
 }
 
+// The process named in `name` = PREFIX + PID [+ "-" ...] if it ran on this host (PREFIX names
+// the host) and has ended: its PID; 0 for this process, one that still runs, or a name of another
+// shape. What a leftover of a killed writer is told by.
+inline long ended_writer(const std::string& name, const std::string& prefix) {
+  if (name.compare(0, prefix.size(), prefix) != 0) {
+    return 0;
+  }
+  const std::size_t end = std::min(name.find('-', prefix.size()), name.size());
+  const std::string pid = name.substr(prefix.size(), end - prefix.size());
+  if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) {
+    return 0;
+  }
+  const long id    = std::stol(pid);
+  const bool ended = id != static_cast<long>(::getpid()) &&
+                     ::kill(static_cast<pid_t>(id), 0) != 0 && errno == ESRCH;
+  return ended ? id : 0;
+}
+
 namespace Impl {
 
 inline std::string parent_directory(const std::string& path) {
@@ -141,21 +160,14 @@ inline void remove_stale_temporaries(const std::string& dir) {
   }
   while (const dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
-    const std::size_t dash = name.find('-', prefix.size());
-    if (name.compare(0, prefix.size(), prefix) != 0 || dash == std::string::npos ||
-        name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0) {
+    if (name.size() < 4 || name.compare(name.size() - 4, 4, ".tmp") != 0 ||
+        ended_writer(name, prefix) == 0) {
       continue;
     }
-    const std::string pid = name.substr(prefix.size(), dash - prefix.size());
-    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const long id    = std::stol(pid);
     std::string path = dir;
     path.append("/").append(name);
     struct ::stat st;
-    if (id != static_cast<long>(::getpid()) && ::kill(static_cast<pid_t>(id), 0) != 0 &&
-        errno == ESRCH && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
       ::unlink(path.c_str());
     }
   }
