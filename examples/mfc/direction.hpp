@@ -58,11 +58,9 @@ void five_equation_solver<T>::direction_along() {
   const double hllc_bytes =
       static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
   m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
-    filled<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>::launch(
-        m_exec, boundaries, [&](auto s, const loopnest::tile& t) {
-          loopnest::for_each_cell<decltype(s)>(m_exec, boundaries, hllc,
-                                               "loopnest_mfc::hllc_" + axis, t);
-        });
+    loopnest::for_each_cell<
+        filling<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>>(
+        m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis);
   });
 }
 

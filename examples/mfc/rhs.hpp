@@ -362,67 +362,21 @@ struct fill_ghosts {
 // state check, which runs once per saved step, keeps the bounds the conversion had.
 template <class Schedule, unsigned BlocksPerSM>
 using bounded = loopnest::with_launch_bounds_t<Schedule, 256, BlocksPerSM>;
-// WENO, and HLLC in FP32, run their cells, not their rows, under collapse3. Blocks of one row
-// leave lanes idle in the row's last warp, and may not fill the warps that the registers a
-// thread allow an SM (four blocks of seven warps where 64 registers allow 32 warps). Blocks of up
-// to 512 threads at the same registers a thread, each a row's half or third over several rows,
-// fill the warps: tile_for searches the tile that puts the most cells on an SM. Rows cut in more
-// pieces put more warps across two pieces, whose loads then touch two runs of memory. Other
-// schedules (automatic where it picks collapse4), and Fill false, launch as bounded does.
+// WENO, and HLLC in FP32, run under collapse3 (and automatic where it picks collapse3) in blocks of
+// up to 512 threads at the same registers a thread, whose tile loopnest picks to fill the SM from
+// the kernel's register count: a row's half or third over several rows, where blocks of one row
+// would leave lanes idle in a row's last warp and warps unused (four blocks of seven warps where
+// 64 registers allow 32 warps). Other schedules, and Fill false, launch as bounded does.
+constexpr unsigned filling_blocks(unsigned blocks_per_sm) {
+  return blocks_per_sm % 2 == 0 ? blocks_per_sm / 2 : blocks_per_sm == 3 ? 2 : blocks_per_sm;
+}
 template <class Schedule, unsigned BlocksPerSM, bool Fill = true>
-struct filled {
-  static constexpr bool fills = Fill && Schedule::kind == loopnest::schedule_kind::collapse3;
-  // 256 * BlocksPerSM threads an SM, in blocks of at most 512.
-  static constexpr unsigned blocks  = !fills                 ? BlocksPerSM
-                                      : BlocksPerSM % 2 == 0 ? BlocksPerSM / 2
-                                      : BlocksPerSM == 3     ? 2
-                                                             : BlocksPerSM;
-  static constexpr unsigned threads = 256 * BlocksPerSM / blocks;
-  using schedule                    = loopnest::with_launch_bounds_t<Schedule, threads, blocks>;
-
-  static loopnest::tile tile_for(const loopnest::box<3>& b) {
-    if constexpr (!fills) {
-      return loopnest::tile{};
-    } else {
-      const int e0     = b.extent(0);
-      const int e1     = b.extent(1);
-      const int budget = static_cast<int>(threads * blocks / 32);  // warps an SM holds
-      double best      = 0;
-      loopnest::tile t{};
-      for (int pieces = 1; pieces <= 3; ++pieces) {
-        const int a = (e0 + pieces - 1) / pieces;
-        for (int r = 1; r <= e1 && a * r <= static_cast<int>(threads); ++r) {
-          const int warps    = (a * r + 31) / 32;
-          const int resident = budget / warps;  // whole blocks an SM holds
-          const double cells = static_cast<double>(resident) * r * e0 / pieces;
-          if (cells > best) {
-            best = cells;
-            t    = loopnest::tile{a, r, 1};
-          }
-        }
-      }
-      return t;
-    }
-  }
-
-  // Calls f(S{}, tile) with the schedule S and the tile of this loop over b. Where automatic
-  // picks collapse3 (loopnest::automatic_choice, the rule it runs by), that is collapse3's.
-  template <class ExecutionSpace, class F>
-  static void launch(const ExecutionSpace& exec, const loopnest::box<3>& b, const F& f) {
-    using resolved =
-        filled<loopnest::schedule<loopnest::schedule_kind::collapse3, typename Schedule::mapping,
-                                  typename Schedule::layout, typename Schedule::bounds,
-                                  Schedule::cells_per_thread>,
-               BlocksPerSM, Fill>;
-    if constexpr (Fill && Schedule::kind == loopnest::schedule_kind::automatic) {
-      if (loopnest::automatic_choice(exec, b.size()) == loopnest::schedule_kind::collapse3) {
-        f(typename resolved::schedule{}, resolved::tile_for(b));
-        return;
-      }
-    }
-    f(schedule{}, tile_for(b));
-  }
-};
+using filling = std::conditional_t<
+    Fill && (Schedule::kind == loopnest::schedule_kind::collapse3 ||
+             Schedule::kind == loopnest::schedule_kind::automatic),
+    loopnest::with_launch_bounds_t<Schedule, 256 * BlocksPerSM / filling_blocks(BlocksPerSM),
+                                   filling_blocks(BlocksPerSM)>,
+    bounded<Schedule, BlocksPerSM>>;
 
 template <class T>
 struct blocks_per_sm {
@@ -736,12 +690,10 @@ class five_equation_solver {
                                                    coefficients,
                                                    static_cast<T>(m_case.weno_eps),
                                                    m_case.mapped_weno};
-    filled<Schedule,
-           std::is_pointer<C>::value ? blocks_per_sm<T>::weno : blocks_per_sm<T>::weno_columns>::
-        launch(m_exec, cells, [&](auto s, const loopnest::tile& t) {
-          loopnest::for_each_cell_var<decltype(s)>(m_exec, cells, sys_size(), weno,
-                                                   "loopnest_mfc::weno_" + axis, t);
-        });
+    loopnest::for_each_cell_var<
+        filling<Schedule, std::is_pointer<C>::value ? blocks_per_sm<T>::weno
+                                                    : blocks_per_sm<T>::weno_columns>>(
+        m_exec, cells, sys_size(), weno, "loopnest_mfc::weno_" + axis);
   }
 
   template <class Schedule, class Rule>

@@ -43,6 +43,18 @@ void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
   }
   if (explicit_tile.is_default()) {
     tile_traits<ExecutionSpace>::pick(extent, t, max_block_threads<Bounds>(exec));
+    // Under launch bounds of its own a kernel may hold fewer threads than a unit has: its tile
+    // is then the one that fills the unit by what the backend says the kernel holds.
+    constexpr bool fills = N == 3 && !KokkosDefaults &&
+                           !std::is_same<Bounds, default_bounds>::value &&
+                           tile_traits<ExecutionSpace>::knows_occupancy;
+    if constexpr (fills) {
+      auto u =
+          tile_traits<ExecutionSpace>::template occupancy<policy, from_zero_body<Body, N>>(exec);
+      const int most  = max_block_threads<Bounds>(exec);
+      u.block_threads = u.block_threads < most ? u.block_threads : most;
+      fill_tile(extent[0], extent[1], u, t);
+    }
   } else {
     for (int d = 0; d < N; ++d) {
       t[d] = explicit_tile[(Reverse && d < Rank) ? Rank - 1 - d : d];
