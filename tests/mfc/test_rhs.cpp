@@ -356,65 +356,25 @@ TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp32) {
   check_schedules_agree<float>();
 }
 
-// filled's tiles: the one that puts the most cells on an SM, never more threads than its launch
-// bounds allow nor a row cut in more than three pieces; other schedules keep loopnest's tile.
-template <class Wide>
-void check_filled_tiles(unsigned threads) {
-  EXPECT_EQ(Wide::threads, threads);
-  for (int e0 = 1; e0 <= 1600; ++e0) {
-    for (int e1 : {1, 2, 7, 203}) {
-      const loopnest::tile t = Wide::tile_for(loopnest::box<3>({-1, 0, 0}, {e0 - 1, e1, 9}));
-      if (t.is_default()) {
-        EXPECT_GT(e0, 3 * static_cast<int>(threads)) << e0 << " x " << e1;
-        continue;
-      }
-      EXPECT_LE(t[0] * t[1], static_cast<int>(threads)) << e0 << " x " << e1;
-      EXPECT_GE(3 * t[0], e0) << e0 << " x " << e1;
-      EXPECT_LE(t[1], e1) << e0 << " x " << e1;
-      EXPECT_EQ(t[2], 1) << e0 << " x " << e1;
-    }
-  }
+// filling's launch bounds: under collapse3 and automatic, blocks of up to 512 threads at the
+// registers a thread of 256-thread blocks had (the tile that fills an SM is loopnest's); other
+// schedules, and Fill false, keep bounded's.
+template <class S, unsigned Threads, unsigned Blocks>
+void expect_bounds() {
+  EXPECT_EQ(S::bounds::max_threads, Threads);
+  EXPECT_EQ(S::bounds::min_blocks_per_sm, Blocks);
 }
 
-TEST(mfc_rhs, filled_tiles_fill_the_warps_within_the_launch_bounds) {
-  const loopnest::box<3> cells({0, 0, 0}, {201, 201, 201});
-  // Blocks of 4 x 7 warps (a row each) become 2 x 16 of a half row over five rows.
-  using wide = loopnest_mfc::filled<loopnest::collapse3, 4>;
-  EXPECT_EQ(wide::blocks, 2u);
-  EXPECT_EQ(wide::tile_for(cells).to_string(), "101x5x1");
-  check_filled_tiles<wide>(512);
-  // 3 x 7 warps become 2 x 11 of a third of a row over five rows.
-  using thirds = loopnest_mfc::filled<loopnest::collapse3, 3>;
-  EXPECT_EQ(thirds::blocks, 2u);
-  EXPECT_EQ(thirds::tile_for(loopnest::box<3>({-1, 0, 0}, {202, 201, 201})).to_string(), "68x5x1");
-  check_filled_tiles<thirds>(384);
-  using kept = loopnest_mfc::filled<loopnest::collapse3, 3, false>;
-  EXPECT_TRUE(kept::tile_for(cells).is_default());
-  EXPECT_EQ(kept::threads, 256u);
-  using flat = loopnest_mfc::filled<loopnest::flat, 4>;
-  EXPECT_TRUE(flat::tile_for(cells).is_default());
-  EXPECT_EQ(flat::threads, 256u);
-  using c4 = loopnest_mfc::filled<loopnest::collapse4, 4>;
-  EXPECT_TRUE(c4::tile_for(cells).is_default());
-  // automatic runs collapse3's schedule and tile where it picks collapse3, its own otherwise.
-  const Kokkos::DefaultExecutionSpace exec;
-  const bool picks_collapse3 =
-      loopnest::automatic_choice(exec, cells.size()) == loopnest::schedule_kind::collapse3;
-  int launches = 0;
-  loopnest_mfc::filled<loopnest::automatic, 4>::launch(
-      exec, cells, [&](auto s, const loopnest::tile& t) {
-        ++launches;
-        EXPECT_EQ(decltype(s)::kind, picks_collapse3 ? loopnest::schedule_kind::collapse3
-                                                     : loopnest::schedule_kind::automatic);
-        EXPECT_EQ(t.to_string(), picks_collapse3 ? "101x5x1" : "default");
-      });
-  loopnest_mfc::filled<loopnest::automatic, 3, false>::launch(
-      exec, cells, [&](auto s, const loopnest::tile& t) {
-        ++launches;
-        EXPECT_EQ(decltype(s)::kind, loopnest::schedule_kind::automatic);
-        EXPECT_TRUE(t.is_default());
-      });
-  EXPECT_EQ(launches, 2);
+TEST(mfc_rhs, filling_keeps_the_registers_in_larger_blocks) {
+  using loopnest_mfc::filling;
+  expect_bounds<filling<loopnest::collapse3, 4>, 512, 2>();
+  expect_bounds<filling<loopnest::automatic, 4>, 512, 2>();
+  expect_bounds<filling<loopnest::collapse3, 3>, 384, 2>();
+  expect_bounds<filling<loopnest::collapse3, 6>, 512, 3>();
+  expect_bounds<filling<loopnest::collapse3, 5>, 256, 5>();
+  expect_bounds<filling<loopnest::collapse3, 3, false>, 256, 3>();
+  expect_bounds<filling<loopnest::flat, 4>, 256, 4>();
+  expect_bounds<filling<loopnest::collapse4, 4>, 256, 4>();
 }
 
 }  // namespace
