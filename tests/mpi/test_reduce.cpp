@@ -145,7 +145,7 @@ void reduce_3d(const field3& q, const loopnest::box<3>& b, const loopnest::box<3
     loopnest::reduce_cell<collapse3>(exec_space(), b, max, Kokkos::Max<double>(r.max));
     loopnest::reduce_cell<collapse3>(exec_space(), b, min, min_loc(r.min));
   } else {
-    const MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_Comm comm = MPI_COMM_WORLD;
     loopnest::distributed_reduce_cell<collapse3>(exec_space(), comm, *global, b, sum,
                                                  Kokkos::Sum<double>(r.sum));
     loopnest::distributed_reduce_cell_var<loopnest::flat>(exec_space(), comm, *global, b, nvar,
@@ -178,7 +178,7 @@ void reduce_2d(const field2& q, const loopnest::box<2>& b, const loopnest::box<2
     loopnest::reduce_cell<collapse3>(exec_space(), b, max, Kokkos::Max<double>(r.max));
     loopnest::reduce_cell<collapse3>(exec_space(), b, min, min_loc(r.min));
   } else {
-    const MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_Comm comm = MPI_COMM_WORLD;
     loopnest::distributed_reduce_cell<loopnest::flat>(exec_space(), comm, *global, b, sum,
                                                       Kokkos::Sum<double>(r.sum));
     loopnest::distributed_reduce_cell<collapse3>(exec_space(), comm, *global, b, max,

@@ -122,8 +122,11 @@ rank_error check_reduction_blocks(const std::string& where, const box<Rank>& glo
     }
     for (std::size_t s = 0; s < r; ++s) {
       if (boxes_overlap(b, blocks[s])) {
-        return refuse(w + "the blocks of rank " + std::to_string(s) + " " + box_text(blocks[s]) +
-                      " and " + rank_block + " overlap");
+        std::string both = w + "the blocks of rank " + std::to_string(s) + " ";
+        both += box_text(blocks[s]);
+        both += " and ";
+        both += rank_block;
+        return refuse(both + " overlap");
       }
     }
     cells += b.size();
