@@ -322,12 +322,15 @@ void check_host_memory(const options& o) {
   }
 }
 
+// mass: the check's reduction of the mass (before the device arrays are released), which TOTAL_S
+// leaves out as it leaves out the rest of the check.
 struct timings {
-  double h2d = 0.0, loop = 0.0, d2h = 0.0, exit = 0.0;
+  double h2d = 0.0, loop = 0.0, d2h = 0.0, exit = 0.0, mass = 0.0;
 };
 
+// mass: set to the result's mass (loopnest::diffusion_mass, on the device).
 template <class T, loopnest::diffusion_variant V>
-std::vector<T> run_device(const options& o, timings& t, int& steps_per_pass) {
+std::vector<T> run_device(const options& o, timings& t, int& steps_per_pass, double& mass) {
   using exec = Kokkos::DefaultExecutionSpace;
   // Held in an optional so that releasing its two arrays (EXIT_S) can be timed on its own.
   std::optional<loopnest::diffusion_solver<T, V, exec>> solver(
@@ -341,6 +344,9 @@ std::vector<T> run_device(const options& o, timings& t, int& steps_per_pass) {
   exec().fence();
   t.loop = seconds_since(t0);
   t0     = clock_type::now();
+  mass   = loopnest::diffusion_mass(exec(), solver->current(), o.nx, o.ny);
+  t.mass = seconds_since(t0);
+  t0     = clock_type::now();
   auto u = solver->field();
   t.d2h  = seconds_since(t0);
   t0     = clock_type::now();
@@ -350,9 +356,10 @@ std::vector<T> run_device(const options& o, timings& t, int& steps_per_pass) {
   return u;
 }
 
-// steps_per_pass: set to the steps the variant advanced per pass over memory.
+// steps_per_pass: set to the steps the variant advanced per pass over memory; mass: to the
+// result's mass (loopnest::diffusion_mass).
 template <class T>
-std::vector<T> run(const options& o, timings& t, int& steps_per_pass) {
+std::vector<T> run(const options& o, timings& t, int& steps_per_pass, double& mass) {
   using loopnest::diffusion_variant;
   if (o.variant == "cpu") {
     // EXIT_S stays 0: there is no device data region to leave; the reference frees its work
@@ -361,25 +368,28 @@ std::vector<T> run(const options& o, timings& t, int& steps_per_pass) {
     auto u        = loopnest::diffusion_reference<T>(o.nx, o.ny, o.steps,
                                               loopnest::diffusion_initial_condition<T>(o.nx, o.ny));
     t.loop        = seconds_since(t0);
+    const auto t1 = clock_type::now();
+    mass          = loopnest::diffusion_mass(u, o.nx, o.ny);
+    t.mass        = seconds_since(t1);
     return u;
   }
   switch (loopnest::parse_diffusion_variant(o.variant)) {
     case diffusion_variant::baseline:
-      return run_device<T, diffusion_variant::baseline>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::baseline>(o, t, steps_per_pass, mass);
     case diffusion_variant::contiguous:
-      return run_device<T, diffusion_variant::contiguous>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::contiguous>(o, t, steps_per_pass, mass);
     case diffusion_variant::strided:
-      return run_device<T, diffusion_variant::strided>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::strided>(o, t, steps_per_pass, mass);
     case diffusion_variant::collapse:
-      return run_device<T, diffusion_variant::collapse>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::collapse>(o, t, steps_per_pass, mass);
     case diffusion_variant::flat:
-      return run_device<T, diffusion_variant::flat>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::flat>(o, t, steps_per_pass, mass);
     case diffusion_variant::kokkos_default:
-      return run_device<T, diffusion_variant::kokkos_default>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::kokkos_default>(o, t, steps_per_pass, mass);
     case diffusion_variant::vectorized:
-      return run_device<T, diffusion_variant::vectorized>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::vectorized>(o, t, steps_per_pass, mass);
     case diffusion_variant::temporal:
-      return run_device<T, diffusion_variant::temporal>(o, t, steps_per_pass);
+      return run_device<T, diffusion_variant::temporal>(o, t, steps_per_pass, mass);
   }
   throw std::logic_error("unhandled variant " + o.variant);
 }
@@ -391,13 +401,13 @@ void flush_stdout() {
   }
 }
 
-// Checks the result u, prints the KEY=VALUE lines and writes FIELD_FILE (an output_error when
-// either cannot be written); `layout` (a distributed run's ranks, transport and overlap) follows
-// STEPS.
+// Checks the result u of mass `mass`, prints the KEY=VALUE lines and writes FIELD_FILE (an
+// output_error when either cannot be written); `layout` (a distributed run's ranks, transport and
+// overlap) follows STEPS.
 template <class T>
-void check_print_and_write(const options& o, const std::vector<T>& u, const timings& t,
+void check_print_and_write(const options& o, const std::vector<T>& u, double mass, const timings& t,
                            double total, const std::string& layout) {
-  const auto check = loopnest::check_diffusion_solution(u, o.nx, o.ny);
+  const auto check = loopnest::check_diffusion_solution(u, o.nx, o.ny, mass);
   std::printf("CHECK=PASS\nMETHOD=%s\nPRECISION=%s\nNX=%d\nNY=%d\nSTEPS=%d\n%s", o.variant.c_str(),
               loopnest::name(o.precision), o.nx, o.ny, o.steps, layout.c_str());
   std::printf("MASS=%.17g\nCENTRE=%.17g\nMIN=%.17g\nMAX=%.17g\n", check.mass, check.centre,
@@ -422,9 +432,10 @@ template <class T>
 void run_and_report(const options& o, clock_type::time_point start) {
   timings t;
   int steps_per_pass = 1;
+  double mass        = 0.0;
   std::vector<T> u;
   try {
-    u = run<T>(o, t, steps_per_pass);
+    u = run<T>(o, t, steps_per_pass, mass);
   } catch (const std::exception& e) {
     // A limit check_host_memory does not read (ulimit -d, a cgroup's, the device's memory).
     if (!loopnest::is_allocation_failure(e)) {
@@ -438,7 +449,7 @@ void run_and_report(const options& o, clock_type::time_point start) {
   if (o.variant == loopnest::name(loopnest::diffusion_variant::temporal)) {
     layout = "STEPS_PER_PASS=" + std::to_string(steps_per_pass) + "\n";
   }
-  check_print_and_write(o, u, t, seconds_since(start), layout);
+  check_print_and_write(o, u, mass, t, seconds_since(start) - t.mass, layout);
 }
 
 // The exit status of a run, check and report: an output that could not be written, memory that
@@ -531,13 +542,17 @@ int run_distributed(const options& o, clock_type::time_point start, int rank, in
   const auto u = solver->gather();
   t.d2h        = seconds_since(t0);
   t0           = clock_type::now();
+  // Collective, on the device where the blocks allow it (distributed_diffusion_solver::mass).
+  const double mass = solver->mass();
+  t.mass            = seconds_since(t0);
+  t0                = clock_type::now();
   solver.reset();
   Kokkos::fence();
   t.exit     = seconds_since(t0);
   int status = pass;
   if (rank == 0) {
     status = flushed_status(report_status([&] {
-      check_print_and_write(o, u, t, seconds_since(start),
+      check_print_and_write(o, u, mass, t, seconds_since(start) - t.mass,
                             "RANKS=" + std::to_string(d->ranks(0)) + "x" +
                                 std::to_string(d->ranks(1)) + "\nTRANSPORT=" + o.transport +
                                 "\nOVERLAP=" + (o.overlap ? "on" : "off") + "\n");

@@ -14,6 +14,7 @@
 #include <loopnest/for_each.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
+#include <loopnest/reduce.hpp>
 #include <loopnest/schedule.hpp>
 #include <loopnest/tile.hpp>
 
@@ -1121,6 +1122,31 @@ class diffusion_solver {
   Impl::diffusion_temporal_plan m_plan{0, 0, 0, 0, 0};
   view_type m_u, m_v;
 };
+
+// The mass of an nx x ny field: u(i + offset, j + offset) for cells 0 <= i < nx, 0 <= j < ny
+// (offset 1 for a view with a one-cell halo) summed in double on exec, in loopnest's
+// reproducible order (loopnest::reduce_cell over [0, nx) x [0, ny)), so that a solver's device
+// array, the same field on the host and distributed_diffusion_solver::mass() give the same bits.
+template <class ExecutionSpace, class View>
+double diffusion_mass(const ExecutionSpace& exec, const View& u, int nx, int ny, int offset = 0) {
+  double mass = 0.0;
+  reduce_cell<collapse3>(
+      exec, box<2>{{0, 0}, {nx, ny}},
+      KOKKOS_LAMBDA(int i, int j, double& acc) {
+        acc += static_cast<double>(u(i + offset, j + offset));
+      },
+      Kokkos::Sum<double>(mass), "loopnest::diffusion_mass");
+  return mass;
+}
+
+// The mass of a field on the host (nx * ny values, i fastest), as diffusion_mass gives it.
+template <class T>
+double diffusion_mass(const std::vector<T>& u, int nx, int ny) {
+  const Kokkos::View<const T**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+      host(u.data(), nx, ny);
+  return diffusion_mass(Kokkos::DefaultHostExecutionSpace(), host, nx, ny);
+}
 
 }  // namespace loopnest
 

@@ -27,16 +27,15 @@ struct is_reducer<Reducer, std::void_t<typename Reducer::value_type,
                                        decltype(std::declval<const Reducer&>().reference())>>
     : std::true_type {};
 
-// Both passes of a reduction (reduction_order.hpp): the tiles' partials under Schedule, then
-// their fold into the reducer's reference on the host.
+// The first pass of a reduction (reduction_order.hpp): the partials of b's tiles, numbered as
+// reduction_tiles(b, nvar) numbers them, under Schedule.
 template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, class F, class Reducer>
-void reduce(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
-            const Reducer& reducer, const std::string& label) {
-  using value_type = typename Reducer::value_type;
-  using memory     = typename ExecutionSpace::memory_space;
-  const profiling_region region(label);
+Kokkos::View<typename Reducer::value_type*, typename ExecutionSpace::memory_space> tile_partials(
+    const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f, const Reducer& reducer,
+    const std::string& label) {
+  using memory = typename ExecutionSpace::memory_space;
   const reduction_tiles<Rank> tiles(b, PerVariable ? nvar : 1);
-  Kokkos::View<value_type*, memory> partials(
+  Kokkos::View<typename Reducer::value_type*, memory> partials(
       Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::partials"),
       static_cast<std::size_t>(tiles.count()));
   const tile_fold<Rank, PerVariable, F, Reducer, memory> fold{f, reducer, tiles, partials};
@@ -47,13 +46,32 @@ void reduce(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f
       for_each_cell<Schedule>(exec, tiles.index_box(), fold, label + "::tiles");
     }
   }
-  Kokkos::View<value_type, memory> result(
+  return partials;
+}
+
+// The second pass: the partials folded (fold_partials) into reducer.reference() on the host.
+// Blocks until the result is there.
+template <class ExecutionSpace, class Reducer, class Memory>
+void fold_into_reference(const ExecutionSpace& exec, const Reducer& reducer,
+                         const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
+                         const std::string& label) {
+  using value_type = typename Reducer::value_type;
+  Kokkos::View<value_type, Memory> result(
       Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::result"));
   fold_partials(exec, reducer, partials, result, label + "::partials");
-  typename Kokkos::View<value_type, memory>::HostMirror host = Kokkos::create_mirror_view(result);
+  typename Kokkos::View<value_type, Memory>::HostMirror host = Kokkos::create_mirror_view(result);
   Kokkos::deep_copy(exec, host, result);
   exec.fence();
   reducer.reference() = host();
+}
+
+// Both passes of a reduction over b.
+template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, class F, class Reducer>
+void reduce(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
+            const Reducer& reducer, const std::string& label) {
+  const profiling_region region(label);
+  fold_into_reference(
+      exec, reducer, tile_partials<Schedule, PerVariable>(exec, b, nvar, f, reducer, label), label);
 }
 
 }  // namespace Impl

@@ -58,6 +58,32 @@ struct reduction_tiles {
     return i + std::int64_t{blocks[0]} *
                    (bj + std::int64_t{blocks[1]} * (bk + std::int64_t{blocks[2]} * v));
   }
+
+  // The axis (1 or 2) along which part, a box inside the one these tiles cut, starts or ends
+  // off this box's tile boundaries, or 0 when every tile of part is one of this box's tiles
+  // (a tile is one i, so i never matters).
+  int misaligned_axis(const box<Rank>& part) const {
+    for (int d = 1; d < Rank; ++d) {
+      const int start = part.lower(d) - lower[d], end = part.upper(d) - lower[d];
+      if (start % along != 0 || (end % along != 0 && end != extent[d])) {
+        return d;
+      }
+    }
+    return 0;
+  }
+
+  // The index in this numbering of partial t of `part`, the tiles of a box whose tiles are this
+  // box's tiles (misaligned_axis(box) == 0) for the same variables.
+  std::int64_t place(const reduction_tiles& part, std::int64_t t) const {
+    const auto i = static_cast<int>(t % part.blocks[0]);
+    t /= part.blocks[0];
+    const auto bj = static_cast<int>(t % part.blocks[1]);
+    t /= part.blocks[1];
+    const auto bk = static_cast<int>(t % part.blocks[2]);
+    const auto v  = static_cast<int>(t / part.blocks[2]);
+    return index(i + part.lower[0] - lower[0], bj + (part.lower[1] - lower[1]) / along,
+                 bk + (part.lower[2] - lower[2]) / along, v);
+  }
 };
 
 // One tile's partial into partials(index): f over its cells, k outermost, then j.

@@ -15,6 +15,7 @@
 #include <loopnest/mpi/detail/mpi_error.hpp>
 #include <loopnest/mpi/halo_exchange.hpp>
 #include <loopnest/mpi/halo_transport.hpp>
+#include <loopnest/mpi/reduce.hpp>
 #include <loopnest/schedule.hpp>
 
 #include <mpi.h>
@@ -219,6 +220,40 @@ class distributed_diffusion_solver {
       }
     }
     return global;
+  }
+
+  // The mass of the global field on every rank: the bits of loopnest::diffusion_mass over the
+  // same field on one rank. Collective. When every block's tiles are the global grid's (a split
+  // along j at multiples of 32 cells, any split along i), each rank sums its block on the device
+  // (loopnest::distributed_reduce_cell); otherwise the tiles cross blocks, so rank 0 sums the
+  // gathered field on the host and broadcasts it.
+  double mass() const {
+    const auto& d = *m_decomposition;
+    const box<2> global{{0, 0}, {nx(), ny()}};
+    bool aligned = true;
+    for (int c = 0; c < d.ranks(1); ++c) {
+      const int oy = d.block_offset(1, c);
+      aligned      = aligned &&
+                reduction_tiles_align(global, box<2>{{0, oy}, {nx(), oy + d.block_extent(1, c)}});
+    }
+    double mass = 0.0;
+    if (aligned) {
+      const int ox = d.offset(0), oy = d.offset(1);
+      const view_type u = m_u;
+      distributed_reduce_cell<collapse3>(
+          m_exec, d.comm(), global, box<2>{{ox, oy}, {ox + lx(), oy + ly()}},
+          KOKKOS_LAMBDA(int i, int j, double& acc) {
+            acc += static_cast<double>(u(i - ox + 1, j - oy + 1));
+          },
+          Kokkos::Sum<double>(mass), "loopnest::distributed_diffusion/mass");
+    } else {
+      const std::vector<T> field = gather();
+      if (d.rank() == 0) {
+        mass = diffusion_mass(field, nx(), ny());
+      }
+      Impl::mpi_check(MPI_Bcast(&mass, 1, MPI_DOUBLE, 0, d.comm()), "MPI_Bcast");
+    }
+    return mass;
   }
 
   // This rank's arrays with their halo: the current field and the one the next step writes.

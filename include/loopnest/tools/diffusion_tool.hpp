@@ -40,16 +40,18 @@ constexpr double diffusion_bound_tolerance() {
 }
 
 // What the tools print of a solution, after checking that it is one: every value finite and in
-// [-tol, 1 + tol], the mass (sum of all cells, in double) in [-tol, 1 + tol], tol being
+// [-tol, 1 + tol], the mass (the sum of all cells in double, loopnest::diffusion_mass: the
+// reproducible order of loopnest::reduce_cell) in [-tol, 1 + tol], tol being
 // diffusion_bound_tolerance<T>(). Anything else throws std::runtime_error naming the first
 // offending cell or the mass with every digit that tells it from the bound; a field of the wrong
-// size throws std::invalid_argument.
+// size throws std::invalid_argument. `mass` is the field's diffusion_mass, computed by the caller
+// where the field lives (the solver's device array, or distributed_diffusion_solver::mass()).
 struct diffusion_summary {
   double mass, centre, min, max;
 };
 
 template <class T>
-diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int ny) {
+diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int ny, double mass) {
   constexpr const char* where = "loopnest::check_diffusion_solution";
   Impl::check_diffusion_grid(where, nx, ny);
   if (u.size() != Impl::cell_count(nx, ny)) {
@@ -61,7 +63,7 @@ diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int 
   const std::string range = "[-" + Impl::shortest_text(tol) + ", 1 + " + Impl::shortest_text(tol) +
                             "] (the bounds [0, 1] with the " + name(precision_of<T>()) +
                             " tolerance)";
-  diffusion_summary s{0.0, 0.0, 1.0, 0.0};
+  diffusion_summary s{mass, 0.0, 1.0, 0.0};
   for (std::size_t c = 0; c < u.size(); ++c) {
     const auto x = static_cast<double>(u[c]);
     if (!std::isfinite(x) || x < -tol || x > 1.0 + tol) {
@@ -69,7 +71,6 @@ diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int 
                                std::to_string(c / nx) + ") = " + Impl::shortest_text(x) +
                                (std::isfinite(x) ? " is outside " + range : " is not finite"));
     }
-    s.mass += x;
     s.min = std::min(s.min, x);
     s.max = std::max(s.max, x);
   }
@@ -80,6 +81,14 @@ diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int 
   s.centre = static_cast<double>(u[static_cast<std::size_t>((nx + 1) / 2 - 1) +
                                    static_cast<std::size_t>(nx) * ((ny + 1) / 2 - 1)]);
   return s;
+}
+
+// The same check with the mass computed here, on the host, from u (a field of the wrong size is
+// refused before).
+template <class T>
+diffusion_summary check_diffusion_solution(const std::vector<T>& u, int nx, int ny) {
+  const bool sized = u.size() == Impl::cell_count(nx, ny) && nx > 0 && ny > 0;
+  return check_diffusion_solution(u, nx, ny, sized ? diffusion_mass(u, nx, ny) : 0.0);
 }
 
 }  // namespace loopnest
