@@ -12,9 +12,12 @@
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/schedule.hpp>
 
+#include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace loopnest {
 
@@ -27,17 +30,73 @@ struct is_reducer<Reducer, std::void_t<typename Reducer::value_type,
                                        decltype(std::declval<const Reducer&>().reference())>>
     : std::true_type {};
 
+// Device memory for the partials, slices and result of the reductions of value_type V on
+// Memory, kept from one reduction to the next and grown as needed: allocated at every call, it
+// cost a CUDA reduction a cudaMalloc and a cudaFree, which waits for the device. One reduction
+// holds it at a time (host threads that reduce at once take turns, for as long as an instance
+// lives); Kokkos::finalize frees it.
+template <class V, class Memory>
+class reduction_scratch {
+ public:
+  template <class ExecutionSpace>
+  explicit reduction_scratch(const ExecutionSpace& exec) : m_lock(store().mutex) {
+    store_type& s = store();
+    if (!s.hooked) {
+      // The Views must go before Kokkos does; a later Kokkos::initialize starts afresh.
+      Kokkos::push_finalize_hook([&s] {
+        s.partials = {};
+        s.slices   = {};
+        s.result   = {};
+        s.hooked   = false;
+      });
+      s.hooked = true;
+      s.slices = Kokkos::View<V*, Memory>(
+          Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::slices"),
+          fold_slices);
+      s.result = Kokkos::View<V, Memory>(
+          Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::result"));
+    }
+  }
+
+  // Room for count partials (the same memory as the last call's, where that was as large).
+  template <class ExecutionSpace>
+  Kokkos::View<V*, Memory> partials(const ExecutionSpace& exec, std::int64_t count) {
+    store_type& s = store();
+    if (static_cast<std::int64_t>(s.partials.extent(0)) < count) {
+      s.partials = {};
+      s.partials = Kokkos::View<V*, Memory>(
+          Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::partials"),
+          static_cast<std::size_t>(count));
+    }
+    return Kokkos::subview(s.partials, std::make_pair(std::int64_t{0}, count));
+  }
+  Kokkos::View<V*, Memory> slices() const { return store().slices; }
+  Kokkos::View<V, Memory> result() const { return store().result; }
+
+ private:
+  struct store_type {
+    std::mutex mutex;
+    bool hooked = false;
+    Kokkos::View<V*, Memory> partials, slices;
+    Kokkos::View<V, Memory> result;
+  };
+  static store_type& store() {
+    static store_type s;
+    return s;
+  }
+  std::unique_lock<std::mutex> m_lock;
+};
+
 // The first pass of a reduction (reduction_order.hpp): the partials of b's tiles, numbered as
-// reduction_tiles(b, nvar) numbers them, under Schedule.
+// reduction_tiles(b, nvar) numbers them, under Schedule, in scratch's memory.
 template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, class F, class Reducer>
 Kokkos::View<typename Reducer::value_type*, typename ExecutionSpace::memory_space> tile_partials(
     const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f, const Reducer& reducer,
+    reduction_scratch<typename Reducer::value_type, typename ExecutionSpace::memory_space>& scratch,
     const std::string& label) {
   using memory = typename ExecutionSpace::memory_space;
   const reduction_tiles<Rank> tiles(b, PerVariable ? nvar : 1);
-  Kokkos::View<typename Reducer::value_type*, memory> partials(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::partials"),
-      static_cast<std::size_t>(tiles.count()));
+  const auto partials = scratch.partials(exec, tiles.count());
   const tile_fold<Rank, PerVariable, F, Reducer, memory> fold{f, reducer, tiles, partials};
   if (!b.empty()) {
     if constexpr (PerVariable) {
@@ -54,11 +113,11 @@ Kokkos::View<typename Reducer::value_type*, typename ExecutionSpace::memory_spac
 template <class ExecutionSpace, class Reducer, class Memory>
 void fold_into_reference(const ExecutionSpace& exec, const Reducer& reducer,
                          const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
+                         const reduction_scratch<typename Reducer::value_type, Memory>& scratch,
                          const std::string& label) {
-  using value_type = typename Reducer::value_type;
-  Kokkos::View<value_type, Memory> result(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::result"));
-  fold_partials(exec, reducer, partials, result, label + "::partials");
+  using value_type  = typename Reducer::value_type;
+  const auto result = scratch.result();
+  fold_partials(exec, reducer, partials, scratch.slices(), result, label + "::partials");
   typename Kokkos::View<value_type, Memory>::HostMirror host = Kokkos::create_mirror_view(result);
   Kokkos::deep_copy(exec, host, result);
   exec.fence();
@@ -70,8 +129,12 @@ template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, clas
 void reduce(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
             const Reducer& reducer, const std::string& label) {
   const profiling_region region(label);
+  reduction_scratch<typename Reducer::value_type, typename ExecutionSpace::memory_space> scratch(
+      exec);
   fold_into_reference(
-      exec, reducer, tile_partials<Schedule, PerVariable>(exec, b, nvar, f, reducer, label), label);
+      exec, reducer,
+      tile_partials<Schedule, PerVariable>(exec, b, nvar, f, reducer, scratch, label), scratch,
+      label);
 }
 
 }  // namespace Impl

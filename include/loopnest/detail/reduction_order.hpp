@@ -135,13 +135,12 @@ struct tile_fold {
 template <class ExecutionSpace, class Reducer, class Memory>
 void fold_partials(const ExecutionSpace& exec, const Reducer& reducer,
                    const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
+                   const Kokkos::View<typename Reducer::value_type*, Memory>& slices,
                    const Kokkos::View<typename Reducer::value_type, Memory>& result,
                    const std::string& label) {
   using value_type          = typename Reducer::value_type;
   const auto n              = static_cast<std::int64_t>(partials.extent(0));
   const std::int64_t length = (n + fold_slices - 1) / fold_slices;
-  Kokkos::View<value_type*, Memory> slices(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::slices"), fold_slices);
   Kokkos::parallel_for(
       label + "::slices", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, fold_slices),
       KOKKOS_LAMBDA(int s) {

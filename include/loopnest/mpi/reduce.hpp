@@ -183,9 +183,10 @@ void distributed_reduce(const ExecutionSpace& exec, MPI_Comm comm, const box<Ran
   throw_if_any_rank_failed(comm, check_reduction_blocks(where, global, blocks, nvar));
 
   const int variables = PerVariable ? nvar : 1;
-  const auto local    = Kokkos::create_mirror_view_and_copy(
-         Kokkos::HostSpace(),
-         tile_partials<Schedule, PerVariable>(exec, block, nvar, f, reducer, label));
+  reduction_scratch<value_type, memory> scratch(exec);
+  const auto local = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(),
+      tile_partials<Schedule, PerVariable>(exec, block, nvar, f, reducer, scratch, label));
   const reduction_tiles<Rank> whole(global, variables);
   std::vector<int> counts(blocks.size()), displs(blocks.size());
   int total = 0;
@@ -213,11 +214,9 @@ void distributed_reduce(const ExecutionSpace& exec, MPI_Comm comm, const box<Ran
       placed(static_cast<std::size_t>(whole.place(part, t))) = gathered(displs[r] + t);
     }
   }
-  Kokkos::View<value_type*, memory> partials(
-      Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label + "::partials"),
-      placed.extent(0));
+  const auto partials = scratch.partials(exec, whole.count());
   Kokkos::deep_copy(exec, partials, placed);
-  fold_into_reference(exec, reducer, partials, label);
+  fold_into_reference(exec, reducer, partials, scratch, label);
 }
 
 }  // namespace Impl
