@@ -99,4 +99,26 @@ TYPED_TEST(automatic_rule, collapse4_only_for_boxes_too_small_to_fill_the_device
   }
 }
 
+// A body under launch bounds of its own runs flat wherever collapse3 would run, and collapse4
+// where the box is too small, whichever bounds; the mapping and layout change nothing.
+TYPED_TEST(automatic_rule, flat_for_a_body_under_launch_bounds_of_its_own) {
+  const TypeParam exec;
+  using loopnest::schedule_kind;
+  using wide  = loopnest::with_launch_bounds_t<loopnest::automatic, 256, 4>;
+  using small = loopnest::with_launch_bounds_t<
+      loopnest::with_layout_t<loopnest::automatic, Kokkos::LayoutRight>, 1024, 1>;
+  const std::int64_t threads = loopnest::Impl::concurrency(exec);
+  const std::int64_t below   = loopnest::automatic_collapse4_below(exec);
+  for (const std::int64_t cells : {threads, below, 4 * below + 3}) {
+    EXPECT_EQ(loopnest::automatic_choice<wide>(exec, cells), schedule_kind::flat) << cells;
+    EXPECT_EQ(loopnest::automatic_choice<small>(exec, cells), schedule_kind::flat) << cells;
+    EXPECT_EQ(loopnest::automatic_choice<loopnest::automatic>(exec, cells),
+              schedule_kind::collapse3)
+        << cells;
+  }
+  if (below > 0) {
+    EXPECT_EQ(loopnest::automatic_choice<wide>(exec, below - 1), schedule_kind::collapse4);
+  }
+}
+
 }  // namespace

@@ -362,18 +362,18 @@ struct fill_ghosts {
 // state check, which runs once per saved step, keeps the bounds the conversion had.
 template <class Schedule, unsigned BlocksPerSM>
 using bounded = loopnest::with_launch_bounds_t<Schedule, 256, BlocksPerSM>;
-// WENO, and HLLC in FP32, run under collapse3 (and automatic where it picks collapse3) in blocks of
-// up to 512 threads at the same registers a thread, whose tile loopnest picks to fill the SM from
-// the kernel's register count: a row's half or third over several rows, where blocks of one row
-// would leave lanes idle in a row's last warp and warps unused (four blocks of seven warps where
-// 64 registers allow 32 warps). Other schedules, and Fill false, launch as bounded does.
+// WENO, and HLLC in FP32, run under collapse3 in blocks of up to 512 threads at the same
+// registers a thread, whose tile loopnest picks to fill the SM from the kernel's register count:
+// a row's half or third over several rows, where blocks of one row would leave lanes idle in a
+// row's last warp and warps unused (four blocks of seven warps where 64 registers allow 32
+// warps). Other schedules (automatic runs these bounded loops flat), and Fill false, launch as
+// bounded does.
 constexpr unsigned filling_blocks(unsigned blocks_per_sm) {
   return blocks_per_sm % 2 == 0 ? blocks_per_sm / 2 : blocks_per_sm == 3 ? 2 : blocks_per_sm;
 }
 template <class Schedule, unsigned BlocksPerSM, bool Fill = true>
 using filling = std::conditional_t<
-    Fill && (Schedule::kind == loopnest::schedule_kind::collapse3 ||
-             Schedule::kind == loopnest::schedule_kind::automatic),
+    Fill && Schedule::kind == loopnest::schedule_kind::collapse3,
     loopnest::with_launch_bounds_t<Schedule, 256 * BlocksPerSM / filling_blocks(BlocksPerSM),
                                    filling_blocks(BlocksPerSM)>,
     bounded<Schedule, BlocksPerSM>>;

@@ -20,8 +20,9 @@
 namespace loopnest {
 
 // Runs f(i, j) (2D box) or f(i, j, k) (3D box) once for every cell of b on exec, mapped onto
-// the device as Schedule says. For a cell loop collapse4 and collapse3 are the same MDRange;
-// an explicit tile has one size per box dimension. Throws std::invalid_argument, before any
+// the device as Schedule says. For a cell loop collapse4 and collapse3 are the same MDRange,
+// which automatic runs unless it picks flat (loopnest::automatic_choice<Schedule>); an explicit
+// tile has one size per box dimension. Throws std::invalid_argument, before any
 // launch, for a tile that does not fit the schedule or the backend. An empty box is a no-op.
 template <class Schedule, class ExecutionSpace, int Rank, class F>
 void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
@@ -51,6 +52,12 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
   if constexpr (kind == schedule_kind::flat) {
     Impl::launch_flat<bounds>(label, exec, pb, body);
   } else {
+    if constexpr (Impl::automatic_may_run_flat_v<Schedule>) {
+      if (automatic_choice<Schedule>(exec, b.size()) == schedule_kind::flat) {
+        Impl::launch_flat<bounds>(label, exec, pb, body);
+        return;
+      }
+    }
     Impl::launch_mdrange<Rank, reverse, kind == schedule_kind::kokkos_default, bounds>(
         label, exec, pb, 0, explicit_tile, body);
   }
@@ -59,10 +66,10 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
 // Runs f(i, j, v) (2D box) or f(i, j, k, v) (3D box) once for every cell of b and every
 // variable v in [0, nvar), mapped as Schedule says: collapse4 and kokkos_default make each
 // (cell, variable) pair a work item, collapse3 and flat make each cell a work item that runs
-// v = 0, 1, ... nvar - 1 in order, automatic picks collapse4 or collapse3 by
-// loopnest::automatic_choice. An explicit tile has one size per box dimension, plus one for the
-// variable under collapse4. Throws std::invalid_argument, before any launch, for nvar < 1 and
-// for a tile that does not fit the schedule or the backend. An empty box is a no-op.
+// v = 0, 1, ... nvar - 1 in order, automatic picks collapse4, flat or collapse3 by
+// loopnest::automatic_choice<Schedule>. An explicit tile has one size per box dimension, plus one
+// for the variable under collapse4. Throws std::invalid_argument, before any launch, for nvar < 1
+// and for a tile that does not fit the schedule or the backend. An empty box is a no-op.
 template <class Schedule, class ExecutionSpace, int Rank, class F>
 void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
                        const std::string& label  = "loopnest::for_each_cell_var",

@@ -21,7 +21,8 @@ enum class schedule_kind {
   collapse3,       // every cell is a work item: MDRange over space, variables sequential inside
   flat,            // 1D range over cells, index decomposed by hand, variables sequential inside
   kokkos_default,  // MDRange over space and var with Kokkos' own default tiles (the baseline)
-  automatic        // collapse4 for boxes too small to fill the device, collapse3 otherwise
+  automatic        // collapse4 for boxes too small to fill the device, else flat for a body
+                   // under launch bounds of its own, collapse3 otherwise (automatic_choice)
 };
 
 // Launch bounds of a schedule's GPU kernels: at most MaxThreads threads per block (a tile holds at
@@ -172,16 +173,38 @@ constexpr const char* name(strided) {
 // (exec.concurrency() / 32, 64 threads per SM) leaves most SMs idle, and collapse4, which
 // multiplies the work items by nvar, is chosen instead; the threshold sits between the sizes
 // where each measured faster (docs/design.md, "One body, many schedules"). On a serial backend
-// concurrency is 1 and collapse3 is always chosen.
+// concurrency is 1 and collapse4 is never chosen.
 template <class ExecutionSpace>
 std::int64_t automatic_collapse4_below(const ExecutionSpace& exec) {
   return Impl::concurrency(exec) / 32;
 }
 
-template <class ExecutionSpace>
+// Above that threshold, a schedule with launch bounds of its own (a body the caller says needs
+// more registers than loopnest's default: long, bound by its instructions) runs flat, which packs
+// the cells into warps with no lane idle at a row's end and no MDRange index arithmetic; a copy-
+// like body under default_bounds, bound by memory, runs collapse3, whose rows keep warps on
+// lines. Each is the faster there on the H200: flat over MFC's right-hand side, whose every loop
+// has bounds of its own, collapse3 (or within 2%) over the field kernels (docs/design.md).
+// Deterministic: nothing is timed.
+namespace Impl {
+// Whether automatic_choice<Schedule> ever picks flat: Schedule is automatic under launch bounds of
+// its own.
+template <class Schedule>
+inline constexpr bool automatic_may_run_flat_v =
+    Schedule::kind == schedule_kind::automatic &&
+    !std::is_same<typename Schedule::bounds, default_bounds>::value;
+}  // namespace Impl
+
+template <class Schedule = automatic, class ExecutionSpace>
 schedule_kind automatic_choice(const ExecutionSpace& exec, std::int64_t cells) {
-  return cells < automatic_collapse4_below(exec) ? schedule_kind::collapse4
-                                                 : schedule_kind::collapse3;
+  static_assert(is_schedule_v<Schedule>,
+                "loopnest::automatic_choice: the template argument must be a loopnest schedule, "
+                "such as loopnest::automatic.");
+  if (cells < automatic_collapse4_below(exec)) {
+    return schedule_kind::collapse4;
+  }
+  return std::is_same<typename Schedule::bounds, default_bounds>::value ? schedule_kind::collapse3
+                                                                        : schedule_kind::flat;
 }
 
 }  // namespace loopnest

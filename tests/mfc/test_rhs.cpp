@@ -356,9 +356,9 @@ TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp32) {
   check_schedules_agree<float>();
 }
 
-// filling's launch bounds: under collapse3 and automatic, blocks of up to 512 threads at the
-// registers a thread of 256-thread blocks had (the tile that fills an SM is loopnest's); other
-// schedules, and Fill false, keep bounded's.
+// filling's launch bounds: under collapse3, blocks of up to 512 threads at the registers a thread
+// of 256-thread blocks had (the tile that fills an SM is loopnest's); other schedules, and Fill
+// false, keep bounded's.
 template <class S, unsigned Threads, unsigned Blocks>
 void expect_bounds() {
   EXPECT_EQ(S::bounds::max_threads, Threads);
@@ -368,7 +368,7 @@ void expect_bounds() {
 TEST(mfc_rhs, filling_keeps_the_registers_in_larger_blocks) {
   using loopnest_mfc::filling;
   expect_bounds<filling<loopnest::collapse3, 4>, 512, 2>();
-  expect_bounds<filling<loopnest::automatic, 4>, 512, 2>();
+  expect_bounds<filling<loopnest::automatic, 4>, 256, 4>();
   expect_bounds<filling<loopnest::collapse3, 3>, 384, 2>();
   expect_bounds<filling<loopnest::collapse3, 6>, 512, 3>();
   expect_bounds<filling<loopnest::collapse3, 5>, 256, 5>();

@@ -85,6 +85,9 @@ void launch_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, c
     if (b.size() < collapse4_below.value_or(automatic_collapse4_below(exec))) {
       run_cell_var<schedule_kind::collapse4, reverse, bounds, 1>(label, exec, pb, nvar, per_cell, f,
                                                                  explicit_tile, policy_rows);
+    } else if constexpr (automatic_may_run_flat_v<Schedule>) {
+      run_cell_var<schedule_kind::flat, reverse, bounds, 1>(label, exec, pb, nvar, per_cell, f,
+                                                            explicit_tile, policy_rows);
     } else {
       run_cell_var<schedule_kind::collapse3, reverse, bounds, cells>(
           label, exec, pb, nvar, per_cell, f, explicit_tile, policy_rows);
