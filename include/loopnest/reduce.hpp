@@ -96,7 +96,7 @@ Kokkos::View<typename Reducer::value_type*, typename ExecutionSpace::memory_spac
     const std::string& label) {
   using memory = typename ExecutionSpace::memory_space;
   const reduction_tiles<Rank> tiles(b, PerVariable ? nvar : 1);
-  const auto partials = scratch.partials(exec, tiles.count());
+  auto partials = scratch.partials(exec, tiles.count());
   const tile_fold<Rank, PerVariable, F, Reducer, memory> fold{f, reducer, tiles, partials};
   if (!b.empty()) {
     if constexpr (PerVariable) {
