@@ -1,7 +1,8 @@
 // MFC's time loop (src/simulation/p_main.fpp, m_start_up.fpp s_perform_time_step, s_save_data,
 // s_save_performance_metrics) around five_equation_solver: SSP-RK3 steps of dt from t_step_start
 // to t_step_stop, MFC's D/ files at t_step_start, every t_step_save steps and at t_step_stop, a
-// state check after every step, and MFC's grind time (the shortest fenced RK stage, s_tvd_rk).
+// state check after every step, MFC's grind time (the shortest fenced RK stage, s_tvd_rk) and,
+// at the saved steps outside the timing, its inviscid CFL number (stability.hpp).
 #ifndef LOOPNEST_MFC_SIMULATION_HPP
 #define LOOPNEST_MFC_SIMULATION_HPP
 
