@@ -696,6 +696,7 @@ bool print_summary(const loopnest_mfc::case_config& c, const options& o,
 #else
   (void)site;
 #endif
+  std::printf("CFL=%.17g\nCFL_MAX=%.17g\n", r.cfl, r.cfl_max);
   if (r.timed_steps > 0) {
     std::printf("Time per step: %.6e s\n", r.time_avg);
     std::printf("Time per step, stages fenced: %.6e s\n", r.time_avg_fenced);

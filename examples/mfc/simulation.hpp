@@ -1,7 +1,8 @@
 // MFC's time loop (src/simulation/p_main.fpp, m_start_up.fpp s_perform_time_step, s_save_data,
 // s_save_performance_metrics) around five_equation_solver: SSP-RK3 steps of dt from t_step_start
 // to t_step_stop, MFC's D/ files at t_step_start, every t_step_save steps and at t_step_stop, a
-// state check after every step, and MFC's grind time (the shortest fenced RK stage, s_tvd_rk).
+// state check after every step, MFC's grind time (the shortest fenced RK stage, s_tvd_rk) and,
+// at the saved steps outside the timing, its inviscid CFL number (stability.hpp).
 #ifndef LOOPNEST_MFC_SIMULATION_HPP
 #define LOOPNEST_MFC_SIMULATION_HPP
 
@@ -11,6 +12,7 @@
 #include "output.hpp"
 #include "patches.hpp"
 #include "rhs.hpp"
+#include "stability.hpp"
 
 #include <loopnest/for_each.hpp>
 #include <loopnest/reduce.hpp>
@@ -48,6 +50,11 @@ struct run_result {
   double grind_time = 0.0;  // ns per grid point per equation per right-hand side, as MFC prints
   double step_grind = 0.0;  // the same for a whole step (three right-hand sides)
   int timed_steps   = 0;
+  // MFC's inviscid CFL number (stability.hpp), the largest over the cells of every rank: of the
+  // final state, and the largest over the saved states (t_step_start, every t_step_save steps
+  // and t_step_stop). Computed outside the timed steps.
+  double cfl     = 0.0;
+  double cfl_max = 0.0;
   std::vector<std::string> written;
 };
 
@@ -171,6 +178,10 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   solver.load(cons);
   run_result result;
   const auto save = [&](int step) {
+    using exec_space = typename five_equation_solver<T>::execution_space;
+    result.cfl =
+        ranks.max(static_cast<double>(max_icfl<Schedule>(exec_space(), solver.state(), c, g)));
+    result.cfl_max = std::max(result.cfl_max, result.cfl);
     if (out_dir.empty()) {
       return;
     }
