@@ -183,8 +183,8 @@ std::int64_t automatic_collapse4_below(const ExecutionSpace& exec) {
 // more registers than loopnest's default: long, bound by its instructions) runs flat, which packs
 // the cells into warps with no lane idle at a row's end and no MDRange index arithmetic; a copy-
 // like body under default_bounds, bound by memory, runs collapse3, whose rows keep warps on
-// lines. Each is the faster there on the H200: flat over MFC's right-hand side, whose every loop
-// has bounds of its own, collapse3 (or within 2%) over the field kernels (docs/design.md).
+// lines. Each is the faster there on the H200: flat over MFC's right-hand side, whose long loops
+// have bounds of their own, collapse3 (or within 2%) over the field kernels (docs/design.md).
 // Deterministic: nothing is timed.
 namespace Impl {
 // Whether automatic_choice<Schedule> ever picks flat: Schedule is automatic under launch bounds of
