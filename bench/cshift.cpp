@@ -3,6 +3,7 @@
 // shifts +1 and -1. Beside the bandwidth counters: the table work of a first call on a clean
 // cache (table_build_us), and the table work and host-device copies of a repeated call
 // (table_us_per_call, transfers_per_call), all through Kokkos' profiling callbacks.
+#include <loopnest/cshift.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <Kokkos_Random.hpp>

@@ -1,7 +1,9 @@
 # Fails when a header of loopnest's core (include/loopnest/ outside tools/ and mpi/) includes a
 # header of the tools' layer (include/loopnest/tools/) or of the distributed layer
 # (include/loopnest/mpi/): the core must build without the tools' file I/O, command-line words
-# and tolerances, and without MPI.
+# and tolerances, and without MPI. Fails too when loopnest.hpp, the umbrella, misses a header of the
+# loop core or includes one of what is built on it (cshift, diffusion, field_kernels: included by
+# name).
 #   cmake -DINCLUDE_DIR=<include> -P core_includes.cmake
 file(GLOB_RECURSE headers ${INCLUDE_DIR}/loopnest/*.hpp)
 set(offenders "")
@@ -21,5 +23,24 @@ endif()
 if(offenders)
   string(REPLACE ";" "\n" offenders "${offenders}")
   message(FATAL_ERROR "core headers include the tools' or the distributed layer:\n${offenders}")
+endif()
+# The umbrella: every header directly under include/loopnest/ but the ones built on the loop core.
+set(by_name cshift diffusion field_kernels loopnest)
+file(GLOB top_headers RELATIVE ${INCLUDE_DIR}/loopnest ${INCLUDE_DIR}/loopnest/*.hpp)
+file(STRINGS ${INCLUDE_DIR}/loopnest/loopnest.hpp umbrella REGEX "^#include <loopnest/")
+set(umbrella_problems "")
+foreach(header IN LISTS top_headers)
+  string(REGEX REPLACE "\\.hpp$" "" stem ${header})
+  list(FIND umbrella "#include <loopnest/${header}>" included)
+  list(FIND by_name ${stem} named)
+  if(named EQUAL -1 AND included EQUAL -1)
+    list(APPEND umbrella_problems "misses ${header}")
+  elseif(NOT named EQUAL -1 AND NOT included EQUAL -1)
+    list(APPEND umbrella_problems "includes ${header}, which is included by name")
+  endif()
+endforeach()
+if(umbrella_problems)
+  string(REPLACE ";" "\n" umbrella_problems "${umbrella_problems}")
+  message(FATAL_ERROR "loopnest.hpp is not the loop core:\n${umbrella_problems}")
 endif()
 message(STATUS "${count} headers: the core includes nothing of loopnest/tools/ or loopnest/mpi/")

@@ -1,3 +1,4 @@
+#include <loopnest/cshift.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>

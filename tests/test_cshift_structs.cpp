@@ -1,6 +1,7 @@
 // cshift against a host loop for structs of 12, 16 and 192 bytes: every rank, layout, dim, shift
 // and strategy (cshift_checks.hpp), in a translation unit of its own so that it compiles beside
 // test_cshift.cpp.
+#include <loopnest/cshift.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // Randomized tests of cshift: parameters drawn from fixed seeds 1 to 150
 // (randomized_draws.hpp), each case's seed and parameters in the failure message.
+#include <loopnest/cshift.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>

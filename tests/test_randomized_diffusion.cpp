@@ -1,5 +1,6 @@
 // Randomized tests of the diffusion variants: parameters drawn from fixed seeds 1 to 24
 // (randomized_draws.hpp), each case's seed and parameters in the failure message.
+#include <loopnest/diffusion.hpp>
 #include <loopnest/loopnest.hpp>
 #include <loopnest/tools/field_compare.hpp>
 

@@ -1,5 +1,6 @@
 // Randomized tests of the field kernels: parameters drawn from fixed seeds 1 to 40
 // (randomized_draws.hpp), each case's seed and parameters in the failure message.
+#include <loopnest/field_kernels.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>

@@ -1,13 +1,11 @@
-// loopnest: loop nests over structured-grid cells and variables, one body, any schedule. The
-// core only; the tools' layer (field files, comparisons, command-line words) is under
-// loopnest/tools/.
+// loopnest: loop nests over structured-grid cells and variables, one body, any schedule. The loop
+// core only: the solvers and kernels built on it (cshift.hpp, diffusion.hpp, field_kernels.hpp)
+// are included by name, the distributed layer is under loopnest/mpi/ and the tools' layer (field
+// files, comparisons, command-line words) under loopnest/tools/.
 #ifndef LOOPNEST_LOOPNEST_HPP
 #define LOOPNEST_LOOPNEST_HPP
 
 #include <loopnest/box.hpp>
-#include <loopnest/cshift.hpp>
-#include <loopnest/diffusion.hpp>
-#include <loopnest/field_kernels.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/grid_shape.hpp>
