@@ -1,6 +1,7 @@
 // Family `fields`: MFC's per-variable loops as loopnest kernels (loopnest/field_kernels.hpp), 8
 // variables with 4 ghost layers, under every schedule and mapping, and collapse3 with several
 // cells per thread.
+#include <loopnest/field_kernels.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <Kokkos_Random.hpp>
@@ -131,7 +132,13 @@ void launch(kernel k, const workspace<T>& ws) {
     case kernel::flux_difference_x:
     case kernel::flux_difference_y:
     case kernel::flux_difference_z:
-      loopnest::flux_difference<Schedule>(exec, d, ws.rhs, ws.flux, ws.inv_d[d]);
+      if (d == 0) {
+        loopnest::flux_difference<Schedule>(exec, d, loopnest::assign, ws.rhs, ws.flux,
+                                            ws.inv_d[d]);
+      } else {
+        loopnest::flux_difference<Schedule>(exec, d, loopnest::accumulate, ws.rhs, ws.flux,
+                                            ws.inv_d[d]);
+      }
       break;
     case kernel::finalize_flux_x:
     case kernel::finalize_flux_y:

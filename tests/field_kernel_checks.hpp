@@ -5,6 +5,7 @@
 #ifndef LOOPNEST_TEST_FIELD_KERNEL_CHECKS_HPP
 #define LOOPNEST_TEST_FIELD_KERNEL_CHECKS_HPP
 
+#include <loopnest/field_kernels.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>
@@ -115,12 +116,14 @@ void check_copy(const ExecutionSpace& exec, const grid& g, int nvar, unsigned se
   EXPECT_EQ(wrong, 0) << describe_kernel<Schedule>("copy_fields", g, nvar);
 }
 
-// rhs after x, then y, then z flux differences, from a plain host loop over the formulas.
+// rhs after the flux differences along `first`, first + 1, ... (every direction once, in turn),
+// the first assigned and the others accumulated, from a plain host loop over the formulas.
 template <class T, class Layout, class Space>
 void reference_rhs(host_fields<T, Layout, Space>& r, host_fields<T, Layout, Space>& f,
-                   const std::vector<std::vector<T>>& inv_d, int upto) {
+                   const std::vector<std::vector<T>>& inv_d, int dims, int first) {
   const auto& fs = *r.fs;
-  for (int dir = 0; dir <= upto; ++dir) {
+  for (int n = 0; n < dims; ++n) {
+    const int dir = (first + n) % dims;
     for (int v = 0; v < fs.nvar(); ++v) {
       for (int k = 0; k < fs.interior_extent(2); ++k) {
         for (int j = 0; j < fs.interior_extent(1); ++j) {
@@ -128,8 +131,8 @@ void reference_rhs(host_fields<T, Layout, Space>& r, host_fields<T, Layout, Spac
             const int c = dir == 0 ? i : dir == 1 ? j : k;
             const T diff =
                 f.at(v, i - (dir == 0), j - (dir == 1), k - (dir == 2)) - f.at(v, i, j, k);
-            r.at(v, i, j, k) = dir == 0 ? inv_d[0][c] * diff
-                                        : loopnest::fma(inv_d[dir][c], diff, r.at(v, i, j, k));
+            r.at(v, i, j, k) = n == 0 ? inv_d[dir][c] * diff
+                                      : loopnest::fma(inv_d[dir][c], diff, r.at(v, i, j, k));
           }
         }
       }
@@ -157,22 +160,27 @@ void check_flux_difference(const ExecutionSpace& exec, const grid& g, int nvar, 
     Kokkos::deep_copy(view, h);
     inv_d.push_back(view);
   }
-  for (int d = 0; d < flux.dims(); ++d) {
-    loopnest::flux_difference<Schedule>(exec, d, rhs, flux, inv_d[d]);
+  // The directions in turn from one the seed picks: the first assigns, the others accumulate.
+  const int dims = flux.dims(), first = static_cast<int>(seed % static_cast<unsigned>(dims));
+  loopnest::flux_difference<Schedule>(exec, first, loopnest::assign, rhs, flux, inv_d[first]);
+  for (int n = 1; n < dims; ++n) {
+    const int d = (first + n) % dims;
+    loopnest::flux_difference<Schedule>(exec, d, loopnest::accumulate, rhs, flux, inv_d[d]);
   }
   exec.fence();
   host_fields<T, Layout, space> hf(flux), hr(rhs);
   const set expected_set = on_grid<set>("expected", nvar, g);
   fill(expected_set, seed, false);
   host_fields<T, Layout, space> he(expected_set);
-  reference_rhs(he, hf, inv, flux.dims() - 1);
+  reference_rhs(he, hf, inv, dims, first);
   int wrong = 0;
   for (int v = 0; v < nvar; ++v) {
     for (std::size_t e = 0; e < hr.h[v].span(); ++e) {
       wrong += !same_bits(hr.h[v].data()[e], he.h[v].data()[e]);
     }
   }
-  EXPECT_EQ(wrong, 0) << describe_kernel<Schedule>("flux_difference x, y, z", g, nvar)
+  EXPECT_EQ(wrong, 0) << describe_kernel<Schedule>(
+                             "flux_difference from direction " + std::to_string(first), g, nvar)
                       << " (ghost cells must keep their poison)";
 
   // The three directions in sequence equal the sum of three one-direction results, each

@@ -1,3 +1,4 @@
+#include <loopnest/field_kernels.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>
@@ -190,9 +191,10 @@ void check_profiling_regions(const ExecutionSpace& exec) {
   };
   EXPECT_EQ(entries("loopnest::copy_fields", [&] { loopnest::copy_fields<collapse3>(exec, a, b); }),
             1);
-  EXPECT_EQ(entries("loopnest::flux_difference",
-                    [&] { loopnest::flux_difference<collapse3>(exec, 0, a, b, inv); }),
-            1);
+  EXPECT_EQ(
+      entries("loopnest::flux_difference",
+              [&] { loopnest::flux_difference<collapse3>(exec, 0, loopnest::assign, a, b, inv); }),
+      1);
   EXPECT_EQ(entries("loopnest::finalize_flux",
                     [&] { loopnest::finalize_flux<collapse3>(exec, 1, a, p); }),
             1);
@@ -222,31 +224,45 @@ TYPED_TEST(field_kernels, bad_shapes_are_refused_and_nothing_is_written) {
   const set three_d_thin("t", 5, {8, 6, 1}, 2);
   expect_mentions(error_of([&] { loopnest::copy_fields<collapse3>(exec, flat2d, three_d_thin); }),
                   "dst is 2D but src is 3D");
-  expect_mentions(
-      error_of([&] { loopnest::flux_difference<collapse3>(exec, 3, rhs, flux, inv_x); }),
-      "direction = 3 but the grid has 3 dimensions");
-  expect_mentions(
-      error_of([&] { loopnest::flux_difference<collapse3>(exec, 2, flat2d, flat2d, inv_x); }),
-      "direction = 2 but the grid has 2 dimensions");
-  expect_mentions(
-      error_of([&] { loopnest::flux_difference<collapse3>(exec, 0, rhs, no_ghost, inv_x); }),
-      "flux has ghost = 0 but needs at least 1");
-  expect_mentions(
-      error_of([&] { loopnest::flux_difference<collapse3>(exec, 0, rhs, flux, inv_wrong); }),
-      "inv_d has 7 entries but the interior has 8 cells along direction 0");
-  expect_mentions(
-      error_of([&] { loopnest::flux_difference<collapse3>(exec, 1, rhs, other_nvar, inv_x); }),
-      "rhs has nvar = 5 but flux has nvar = 4");
+  expect_mentions(error_of([&] {
+                    loopnest::flux_difference<collapse3>(exec, 3, loopnest::assign, rhs, flux,
+                                                         inv_x);
+                  }),
+                  "direction = 3 but the grid has 3 dimensions");
+  expect_mentions(error_of([&] {
+                    loopnest::flux_difference<collapse3>(exec, 2, loopnest::assign, flat2d, flat2d,
+                                                         inv_x);
+                  }),
+                  "direction = 2 but the grid has 2 dimensions");
+  expect_mentions(error_of([&] {
+                    loopnest::flux_difference<collapse3>(exec, 0, loopnest::assign, rhs, no_ghost,
+                                                         inv_x);
+                  }),
+                  "flux has ghost = 0 but needs at least 1");
+  expect_mentions(error_of([&] {
+                    loopnest::flux_difference<collapse3>(exec, 0, loopnest::assign, rhs, flux,
+                                                         inv_wrong);
+                  }),
+                  "inv_d has 7 entries but the interior has 8 cells along direction 0");
+  expect_mentions(error_of([&] {
+                    loopnest::flux_difference<collapse3>(exec, 1, loopnest::assign, rhs, other_nvar,
+                                                         inv_x);
+                  }),
+                  "rhs has nvar = 5 but flux has nvar = 4");
   // An output that shares memory with an input: the same set, or a copy that shares its fields.
   const set rhs_copy = rhs;
   for (int direction = 0; direction < 3; ++direction) {
-    expect_mentions(
-        error_of([&] { loopnest::flux_difference<collapse3>(exec, direction, rhs, rhs, inv_x); }),
-        "rhs aliases flux: variable 0 of rhs and variable 0 of flux share memory");
+    expect_mentions(error_of([&] {
+                      loopnest::flux_difference<collapse3>(exec, direction, loopnest::assign, rhs,
+                                                           rhs, inv_x);
+                    }),
+                    "rhs aliases flux: variable 0 of rhs and variable 0 of flux share memory");
   }
-  expect_mentions(
-      error_of([&] { loopnest::flux_difference<collapse3>(exec, 0, rhs, rhs_copy, inv_x); }),
-      "rhs aliases flux");
+  expect_mentions(error_of([&] {
+                    loopnest::flux_difference<collapse3>(exec, 0, loopnest::assign, rhs, rhs_copy,
+                                                         inv_x);
+                  }),
+                  "rhs aliases flux");
   expect_mentions(error_of([&] { loopnest::copy_fields<collapse3>(exec, rhs, rhs_copy); }),
                   "dst aliases src");
   using packed = loopnest::packed_fields<double, Kokkos::LayoutLeft, space>;

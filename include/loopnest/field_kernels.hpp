@@ -16,6 +16,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace loopnest {
 
@@ -143,7 +144,7 @@ struct flux_difference_bounds<Kokkos::Cuda> {
 // The body of one direction of flux_difference: one cell, or a strip of N cells along box index
 // Axis, of one variable, with the same operations for every element. Along the strip's own axis
 // the neighbours below are the strip's elements moved up by one, and only the first is loaded.
-template <int Direction, class T>
+template <int Direction, bool Accumulate, class T>
 struct flux_difference_body {
   using runs_strips = void;
   field_set_ref<T> r, f;
@@ -151,7 +152,7 @@ struct flux_difference_body {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v, T inv) const {
     T& out     = r(v, i, j, k);
     const T df = f.load(v, i - dx, j - dy, k - dz) - f.load(v, i, j, k);
-    out        = Direction == 0 ? inv * df : loopnest::fma(inv, df, r.load(v, i, j, k));
+    out        = Accumulate ? loopnest::fma(inv, df, r.load(v, i, j, k)) : inv * df;
   }
   template <int N, int Axis>
   KOKKOS_FORCEINLINE_FUNCTION void strip(int i, int j, int k, int v,
@@ -167,7 +168,7 @@ struct flux_difference_body {
       below = load_strip<N>(f(v, i - dx, j - dy, k - dz), stride_along<Axis>(f));
     }
     strip_of<T, N> out;
-    if constexpr (Direction == 0) {
+    if constexpr (!Accumulate) {
       for (int u = 0; u < N; ++u) {
         out.x[u] = inv.x[u] * (below.x[u] - here.x[u]);
       }
@@ -184,7 +185,7 @@ struct flux_difference_body {
 // One direction of flux_difference. The direction is a template argument: with the neighbour's
 // offset a constant every neighbour address is cheaper, which measured faster than the direction
 // as a kernel argument.
-template <int Direction, class Schedule, class ExecutionSpace, class T, class InvD>
+template <int Direction, bool Accumulate, class Schedule, class ExecutionSpace, class T, class InvD>
 void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
                            const field_set_ref<T>& r, const field_set_ref<T>& f, const InvD& inv_d,
                            const char* label, const row_phase& rows) {
@@ -193,10 +194,21 @@ void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
       KOKKOS_LAMBDA(int i, int j, int k) {
         return T(inv_d(Direction == 0 ? i : Direction == 1 ? j : k));
       },
-      flux_difference_body<Direction, T>{r, f}, label, tile{}, rows);
+      flux_difference_body<Direction, Accumulate, T>{r, f}, label, tile{}, rows);
 }
 
 }  // namespace Impl
+
+// How flux_difference writes rhs: loopnest::assign overwrites it, loopnest::accumulate adds to it.
+// The caller says which in every call, so that the order of the directions is the caller's.
+struct assign_t {
+  static constexpr bool accumulates = false;
+};
+struct accumulate_t {
+  static constexpr bool accumulates = true;
+};
+inline constexpr assign_t assign{};
+inline constexpr accumulate_t accumulate{};
 
 // dst(v)(cell) = src(v)(cell) for every variable and every cell, ghosts included (MFC's
 // conservative-variable copy). dst and src must have the same shape and ghost width and must not
@@ -216,9 +228,11 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
 }
 
 // Flux difference along `direction` (0 = x, 1 = y, 2 = z) on the interior, MFC's advection
-// source term. Along x it assigns, along y and z it accumulates:
-//   x: rhs(v)(x, y, z)  = inv_d(x) * (flux(v)(x - 1, y, z) - flux(v)(x, y, z))
-//   y: rhs(v)(x, y, z) += inv_d(y) * (flux(v)(x, y - 1, z) - flux(v)(x, y, z))   (z alike)
+// source term, written into rhs as `update` says (MFC assigns along x, then accumulates along y
+// and z):
+//   loopnest::assign:      rhs(v)(x, y, z)  = inv_d(x) * (flux(v)(x - 1, y, z) - flux(v)(x, y, z))
+//   loopnest::accumulate:  rhs(v)(x, y, z) += inv_d(x) * (flux(v)(x - 1, y, z) - flux(v)(x, y, z))
+// (along y and z alike, with the neighbour below along that direction).
 // inv_d, the inverse cell width along the direction, is read once per cell (loopnest::per_cell),
 // outside the variable loop under collapse3. The accumulation is one fused multiply-add
 // (loopnest::fma), so every backend and schedule gives the same bits. flux needs at least one
@@ -227,11 +241,14 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
 // Under a schedule with default_bounds
 // the variable loop of collapse3 and flat runs under bounds that suit this body (on CUDA 256
 // threads x 4 blocks); a schedule with launch bounds of its own keeps them.
-template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace,
-          class InvD>
-void flux_difference(const ExecutionSpace& exec, int direction,
+template <class Schedule, class ExecutionSpace, class Update, class T, class Layout,
+          class MemorySpace, class InvD>
+void flux_difference(const ExecutionSpace& exec, int direction, [[maybe_unused]] Update update,
                      const field_set<T, Layout, MemorySpace>& rhs,
                      const field_set<T, Layout, MemorySpace>& flux, const InvD& inv_d) {
+  static_assert(std::is_same<Update, assign_t>::value || std::is_same<Update, accumulate_t>::value,
+                "loopnest::flux_difference: the third argument must be loopnest::assign or "
+                "loopnest::accumulate.");
   static_assert(Kokkos::is_view<InvD>::value && InvD::rank == 1,
                 "loopnest::flux_difference: inv_d must be a rank-1 Kokkos::View of inverse cell "
                 "widths.");
@@ -259,14 +276,14 @@ void flux_difference(const ExecutionSpace& exec, int direction,
   const auto f        = flux.ref();
   const auto rows     = Impl::rows_of<ExecutionSpace, schedule>(interior, rhs);
   if (direction == 0) {
-    Impl::flux_difference_along<0, schedule>(exec, interior, r, f, inv_d,
-                                             "loopnest::flux_difference_x", rows);
+    Impl::flux_difference_along<0, Update::accumulates, schedule>(
+        exec, interior, r, f, inv_d, "loopnest::flux_difference_x", rows);
   } else if (direction == 1) {
-    Impl::flux_difference_along<1, schedule>(exec, interior, r, f, inv_d,
-                                             "loopnest::flux_difference_y", rows);
+    Impl::flux_difference_along<1, Update::accumulates, schedule>(
+        exec, interior, r, f, inv_d, "loopnest::flux_difference_y", rows);
   } else {
-    Impl::flux_difference_along<2, schedule>(exec, interior, r, f, inv_d,
-                                             "loopnest::flux_difference_z", rows);
+    Impl::flux_difference_along<2, Update::accumulates, schedule>(
+        exec, interior, r, f, inv_d, "loopnest::flux_difference_z", rows);
   }
 }
 
