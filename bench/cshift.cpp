@@ -14,14 +14,48 @@
 #include <type_traits>
 
 #include "bench_common.hpp"
+#include "cshift_host_tables.hpp"
 #include "profiling_counters.hpp"
 #include "spinor.hpp"
 
 namespace {
 
 using namespace loopnest_bench;
-using loopnest::cshift_strategy;
 using loopnest_test::spinor;
+
+// loopnest's strategies and Grid's host-filled tables (cshift_host_tables.hpp).
+enum class strategy { device_table, host_table_copy, host_table_managed, no_table };
+
+const char* strategy_name(strategy s) {
+  switch (s) {
+    case strategy::device_table:
+      return "device_table";
+    case strategy::host_table_copy:
+      return "host_table_copy";
+    case strategy::host_table_managed:
+      return "host_table_managed";
+    default:
+      return "no_table";
+  }
+}
+
+template <class View>
+void run_cshift(const exec_space& exec, const View& out, const View& in, int dim, int shift,
+                strategy s) {
+  switch (s) {
+    case strategy::device_table:
+      loopnest::cshift(exec, out, in, dim, shift, loopnest::cshift_strategy::device_table);
+      break;
+    case strategy::host_table_copy:
+      cshift_host_table(exec, out, in, dim, shift, host_table::copied);
+      break;
+    case strategy::host_table_managed:
+      cshift_host_table(exec, out, in, dim, shift, host_table::managed);
+      break;
+    default:
+      loopnest::cshift(exec, out, in, dim, shift, loopnest::cshift_strategy::no_table);
+  }
+}
 
 template <class T, int Rank, class Layout>
 using lattice = Kokkos::View<std::conditional_t<Rank == 3, T***, T****>, Layout, mem_space>;
@@ -91,10 +125,10 @@ std::int64_t count_wrong(const View& out, const View& in, int dim, int shift) {
 }
 
 template <class T, int Rank, class Layout>
-void bm_cshift(benchmark::State& state, cshift_strategy strategy, int n, int dim, int shift) {
+void bm_cshift(benchmark::State& state, strategy s, int n, int dim, int shift) {
   auto& ws = shared_workspace<workspace<T, Rank, Layout>>(n, n);
   const exec_space exec;
-  const auto launch = [&] { loopnest::cshift(exec, ws.out, ws.in, dim, shift, strategy); };
+  const auto launch = [&] { run_cshift(exec, ws.out, ws.in, dim, shift, s); };
   Kokkos::deep_copy(scalars_of(ws.out), -1.0e30);
   loopnest::cshift_cache_clear();
   double build_us = 0.0;
@@ -137,21 +171,20 @@ void register_shape(const char* precision, int n) {
   const char* layout = std::is_same<Layout, Kokkos::LayoutLeft>::value ? "left" : "right";
   for (int dim = 0; dim < Rank; ++dim) {
     for (const int shift : {1, -1}) {
-      for (const auto strategy : {cshift_strategy::device_table, cshift_strategy::host_table_copy,
-                                  cshift_strategy::host_table_managed, cshift_strategy::no_table}) {
-        if (!loopnest::cshift_strategy_available<exec_space>(strategy)) {
+      for (const auto s : {strategy::device_table, strategy::host_table_copy,
+                           strategy::host_table_managed, strategy::no_table}) {
+        if (s == strategy::host_table_managed && !has_managed_memory_v<exec_space>) {
           continue;
         }
         // Each field that stands where other families put the kernel, schedule and mapping
         // names what it holds, so a name reads right without knowing the family.
         const std::string name = "cshift/rank" + std::to_string(Rank) + "/strategy-" +
-                                 loopnest::name(strategy) + "/layout-" + layout + "/" + precision +
-                                 "/" + extents + "/dim" + std::to_string(dim) + "/shift" +
+                                 strategy_name(s) + "/layout-" + layout + "/" + precision + "/" +
+                                 extents + "/dim" + std::to_string(dim) + "/shift" +
                                  std::to_string(shift);
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [=](benchmark::State& state) {
-                                       bm_cshift<T, Rank, Layout>(state, strategy, n, dim, shift);
-                                     })
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [=](benchmark::State& state) { bm_cshift<T, Rank, Layout>(state, s, n, dim, shift); })
             ->UseManualTime()
             ->Unit(benchmark::kMicrosecond);
       }

@@ -21,20 +21,14 @@
 namespace loopnest {
 
 // Where cshift's offset table comes from. device_table: built by a device kernel once per
-// table shape and cached in device memory. host_table_copy: filled on the host and copied to
-// the device on every call (Grid today). host_table_managed: filled on the host in managed
-// memory on every call (Grid before its PR 421); only on backends with managed memory.
-// no_table: every team computes its offsets itself.
-enum class cshift_strategy { device_table, host_table_copy, host_table_managed, no_table };
+// table shape and cached in device memory. no_table: every team computes its offsets itself.
+// (The benchmarks compare both with Grid's host-filled tables, bench/cshift_host_tables.hpp.)
+enum class cshift_strategy { device_table, no_table };
 
 inline const char* name(cshift_strategy s) {
   switch (s) {
     case cshift_strategy::device_table:
       return "device_table";
-    case cshift_strategy::host_table_copy:
-      return "host_table_copy";
-    case cshift_strategy::host_table_managed:
-      return "host_table_managed";
     default:
       return "no_table";
   }
@@ -54,8 +48,9 @@ template <>
 inline constexpr cshift_strategy cshift_default_strategy<Kokkos::Cuda> = cshift_strategy::no_table;
 #endif
 
-// The Kokkos profiling region around all table work: a device build and its fence, a host
-// fill and its copy. Profiling tools (and loopnest's benchmark) time the tables through it.
+// The Kokkos profiling region around all table work: a device build and its fence (and, in the
+// benchmarks, a host fill and its copy). Profiling tools and the benchmarks time the tables
+// through it.
 inline constexpr const char* cshift_table_region = Impl::cshift_table_label;
 
 // The cache of device-built cshift tables, shared by every execution space. It holds at most
@@ -77,61 +72,29 @@ inline std::size_t cshift_cache_tables() {
   return Impl::table_cache::locked([](const auto& cache) { return cache.tables(); });
 }
 
-// Whether `strategy` runs on ExecutionSpace: host_table_managed needs managed memory.
-template <class ExecutionSpace>
-constexpr bool cshift_strategy_available(cshift_strategy strategy) {
-  return strategy != cshift_strategy::host_table_managed ||
-         Impl::has_managed_memory_v<ExecutionSpace>;
-}
-
 namespace Impl {
+
+// What the cache keeps of device_table: the table in the space's memory.
+template <class ExecutionSpace>
+struct device_tables : cached_tables {
+  table_view<typename ExecutionSpace::memory_space> device;
+  std::size_t bytes() const override { return sizeof(std::int64_t) * 2 * device.extent(0); }
+};
 
 // Built by a device kernel on the first call for a shape, then reused: no host work and no
 // copy. The fence lets other execution space instances use the table at once.
 template <class ExecutionSpace>
 table_view<typename ExecutionSpace::memory_space> device_table(const ExecutionSpace& exec,
                                                                const table_shape& shape) {
-  using tables = space_tables<ExecutionSpace>;
-  return tables_for<ExecutionSpace>(
-             static_cast<int>(cshift_strategy::device_table), shape, false,
+  using tables = device_tables<ExecutionSpace>;
+  return tables_for<tables>(
+             shape, false,
              [&](tables& t) { t.device = allocate_table<decltype(t.device)>(exec, shape); },
              [&](tables& t) {
                fill_on_device(exec, t.device, shape);
                exec.fence();
              })
       ->device;
-}
-
-// Filled on the host and copied on every call, ordered after earlier launches on exec.
-template <class ExecutionSpace>
-table_view<typename ExecutionSpace::memory_space> host_copied_table(const ExecutionSpace& exec,
-                                                                    const table_shape& shape) {
-  using tables = space_tables<ExecutionSpace>;
-  return tables_for<ExecutionSpace>(
-             static_cast<int>(cshift_strategy::host_table_copy), shape, true,
-             [&](tables& t) {
-               t.device = allocate_table<decltype(t.device)>(exec, shape);
-               t.host   = allocate_table<decltype(t.host)>(exec, shape);
-             },
-             [&](tables& t) {
-               fill_on_host(t.host, shape);
-               Kokkos::deep_copy(exec, t.device, t.host);
-             })
-      ->device;
-}
-
-// Filled on the host in managed memory on every call; the device pages it in at the next
-// launch. The host may write managed memory only while no kernel reads it, hence the fence.
-template <class ExecutionSpace>
-typename space_tables<ExecutionSpace>::managed_view host_managed_table(const ExecutionSpace& exec,
-                                                                       const table_shape& shape) {
-  using tables = space_tables<ExecutionSpace>;
-  exec.fence();
-  return tables_for<ExecutionSpace>(
-             static_cast<int>(cshift_strategy::host_table_managed), shape, true,
-             [&](tables& t) { t.managed = allocate_table<decltype(t.managed)>(exec, shape); },
-             [&](tables& t) { fill_on_host(t.managed, shape); })
-      ->managed;
 }
 
 // cshift moves an element as the machine words it is made of: the widest word that divides
@@ -167,7 +130,7 @@ inline constexpr int unroll_v = sizeof(Word) >= 16  ? 4
                                 : sizeof(Word) <= 4 ? 16
                                                     : 64 / sizeof(Word);
 
-// Entries from a table in memory (device_table, host_table_copy, host_table_managed).
+// Entries from a table in memory.
 template <class Index, class View>
 struct table_entries {
   View table;
@@ -300,33 +263,31 @@ void launch_copy(const ExecutionSpace& exec, Word* out, const Word* in, const En
           static_cast<Index>(p.shape.block), static_cast<int>(p.shape.blocks()), p.rows_per_team});
 }
 
-template <class Word, class Index, class ExecutionSpace>
-void copy_with(const ExecutionSpace& exec, cshift_strategy strategy, Word* out, const Word* in,
-               const copy_plan& p) {
-  switch (strategy) {
-    case cshift_strategy::device_table: {
-      const auto t = device_table(exec, p.shape);
-      launch_copy<Word, Index>(exec, out, in, table_entries<Index, decltype(t)>{t}, p);
-      break;
+// The entries of loopnest's strategies. A source of entries is any type whose
+// with_entries<Index>(exec, shape, launch) calls launch(entries) once, entries(e) giving the
+// table_entry of block e (the benchmarks bring Grid's host-filled tables this way).
+struct strategy_entries {
+  cshift_strategy strategy;
+
+  template <class Index, class ExecutionSpace, class Launch>
+  void with_entries(const ExecutionSpace& exec, const table_shape& shape,
+                    const Launch& launch) const {
+    if (strategy == cshift_strategy::device_table) {
+      const auto t = device_table(exec, shape);
+      launch(table_entries<Index, decltype(t)>{t});
+    } else {
+      launch(computed_entries<Index>{static_cast<Index>(shape.row), static_cast<Index>(shape.shift),
+                                     static_cast<Index>(shape.block)});
     }
-    case cshift_strategy::host_table_copy: {
-      const auto t = host_copied_table(exec, p.shape);
-      launch_copy<Word, Index>(exec, out, in, table_entries<Index, decltype(t)>{t}, p);
-      break;
-    }
-    case cshift_strategy::host_table_managed:
-      if constexpr (has_managed_memory_v<ExecutionSpace>) {
-        const auto t = host_managed_table(exec, p.shape);
-        launch_copy<Word, Index>(exec, out, in, table_entries<Index, decltype(t)>{t}, p);
-      }
-      break;
-    default:
-      launch_copy<Word, Index>(exec, out, in,
-                               computed_entries<Index>{static_cast<Index>(p.shape.row),
-                                                       static_cast<Index>(p.shape.shift),
-                                                       static_cast<Index>(p.shape.block)},
-                               p);
   }
+};
+
+template <class Word, class Index, class ExecutionSpace, class Source>
+void copy_with(const ExecutionSpace& exec, const Source& source, Word* out, const Word* in,
+               const copy_plan& p) {
+  source.template with_entries<Index>(exec, p.shape, [&](const auto& entries) {
+    launch_copy<Word, Index>(exec, out, in, entries, p);
+  });
 }
 
 // rows rows of `row` bytes, each rotated by `shift` bytes.
@@ -339,8 +300,8 @@ std::string extents_text(const View& v);
 
 // The rows moved as words of Word, which divides the row, the rotation and both addresses. The
 // plan is checked before anything is launched.
-template <class Word, class ExecutionSpace, class View>
-void cshift_words(const ExecutionSpace& exec, cshift_strategy strategy, Word* out, const Word* in,
+template <class Word, class ExecutionSpace, class Source, class View>
+void cshift_words(const ExecutionSpace& exec, const Source& source, Word* out, const Word* in,
                   const byte_rows& b, const View& in_view) {
   constexpr auto w = static_cast<std::int64_t>(sizeof(Word));
   const auto plan  = plan_copy<Word, ExecutionSpace>(b.rows, b.row / w, b.shift / w);
@@ -350,9 +311,9 @@ void cshift_words(const ExecutionSpace& exec, cshift_strategy strategy, Word* ou
   }
   // 32-bit offsets while a row and a half-wrapped source offset (< 2 rows) both fit.
   if (b.rows * (b.row / w) <= INT_MAX / 2) {
-    copy_with<Word, int>(exec, strategy, out, in, plan);
+    copy_with<Word, int>(exec, source, out, in, plan);
   } else {
-    copy_with<Word, std::int64_t>(exec, strategy, out, in, plan);
+    copy_with<Word, std::int64_t>(exec, source, out, in, plan);
   }
 }
 
@@ -365,8 +326,8 @@ std::string extents_text(const View& v) {
   return s;
 }
 
-template <class ExecutionSpace, class Out, class In>
-void check_cshift(const Out& out, const In& in, int dim, cshift_strategy strategy) {
+template <class Out, class In>
+void check_cshift(const Out& out, const In& in, int dim) {
   constexpr int rank = static_cast<int>(Out::rank);
   if (dim < 0 || dim >= rank) {
     throw_invalid_argument("loopnest::cshift", "dim = " + std::to_string(dim) +
@@ -395,27 +356,12 @@ void check_cshift(const Out& out, const In& in, int dim, cshift_strategy strateg
                            "out aliases in (their memory overlaps); the result needs a view of its "
                            "own");
   }
-  if (!cshift_strategy_available<ExecutionSpace>(strategy)) {
-    throw_invalid_argument("loopnest::cshift", std::string("strategy ") + name(strategy) +
-                                                   " needs managed memory, which " +
-                                                   ExecutionSpace::name() + " does not have");
-  }
 }
 
-}  // namespace Impl
-
-// out(x) = in(x + shift * e_dim) with periodic wrap along dimension `dim` (0-based): shift 1
-// on [1, 2, 3, 4, 5] gives [2, 3, 4, 5, 1], as Fortran's CSHIFT and Grid's Cshift; any shift,
-// negative or beyond the extent. out and in: contiguous Views of rank 1 to 4, the same
-// extents, layout (LayoutLeft or LayoutRight) and trivially copyable element type, in memory
-// exec can reach, out not overlapping in. The copy runs on exec, asynchronously; its offset
-// table comes from `strategy`, cshift_default_strategy unless given (see cshift_strategy;
-// device_table builds it once per shape and caches it, see cshift_cache_clear). Throws
-// std::invalid_argument, before anything is launched or written, for a dim outside the rank,
-// different extents, a non-contiguous view, overlapping views and a strategy the backend lacks.
-template <class ExecutionSpace, class Out, class In>
-void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, std::int64_t shift,
-            cshift_strategy strategy = cshift_default_strategy<ExecutionSpace>) {
+// loopnest::cshift with the table entries of `source` (see strategy_entries).
+template <class ExecutionSpace, class Out, class In, class Source>
+void cshift_with(const ExecutionSpace& exec, const Out& out, const In& in, int dim,
+                 std::int64_t shift, const Source& source) {
   static_assert(Kokkos::is_execution_space<ExecutionSpace>::value,
                 "loopnest::cshift: the first argument must be a Kokkos execution space instance, "
                 "such as Kokkos::DefaultExecutionSpace().");
@@ -442,8 +388,8 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
       Kokkos::SpaceAccessibility<ExecutionSpace, typename Out::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecutionSpace, typename In::memory_space>::accessible,
       "loopnest::cshift: out and in must live in memory the execution space can access.");
-  Impl::check_cshift<ExecutionSpace>(out, in, dim, strategy);
-  const Impl::profiling_region region("loopnest::cshift");
+  check_cshift(out, in, dim);
+  const profiling_region region("loopnest::cshift");
   if (out.size() == 0) {
     return;
   }
@@ -463,22 +409,22 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
   using value_type     = typename Out::value_type;
   constexpr auto bytes = static_cast<std::int64_t>(sizeof(value_type));
   const std::int64_t s = (shift % n + n) % n;
-  const Impl::byte_rows rows{outer, n * inner * bytes, s * inner * bytes};
+  const byte_rows rows{outer, n * inner * bytes, s * inner * bytes};
   // A word of w bytes fits where it divides a row, its rotation and both views' addresses.
   const auto fits = [&](std::int64_t w) {
-    return w <= Impl::cshift_traits<ExecutionSpace>::widest_word && rows.row % w == 0 &&
+    return w <= cshift_traits<ExecutionSpace>::widest_word && rows.row % w == 0 &&
            rows.shift % w == 0 && reinterpret_cast<std::uintptr_t>(out.data()) % w == 0 &&
            reinterpret_cast<std::uintptr_t>(in.data()) % w == 0;
   };
-  constexpr std::size_t word = Impl::word_bytes<value_type>();
+  constexpr std::size_t word = word_bytes<value_type>();
   const auto move            = [&](auto as_word) {
     using w = decltype(as_word);
-    Impl::cshift_words<w>(exec, strategy, reinterpret_cast<w*>(out.data()),
-                          reinterpret_cast<const w*>(in.data()), rows, in);
+    cshift_words<w>(exec, source, reinterpret_cast<w*>(out.data()),
+                    reinterpret_cast<const w*>(in.data()), rows, in);
   };
   if constexpr (word < 16) {
     if (fits(16)) {
-      move(Impl::word16{});
+      move(word16{});
       return;
     }
   }
@@ -494,7 +440,24 @@ void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, s
       return;
     }
   }
-  move(Impl::word_t<value_type>{});
+  move(word_t<value_type>{});
+}
+
+}  // namespace Impl
+
+// out(x) = in(x + shift * e_dim) with periodic wrap along dimension `dim` (0-based): shift 1
+// on [1, 2, 3, 4, 5] gives [2, 3, 4, 5, 1], as Fortran's CSHIFT and Grid's Cshift; any shift,
+// negative or beyond the extent. out and in: contiguous Views of rank 1 to 4, the same
+// extents, layout (LayoutLeft or LayoutRight) and trivially copyable element type, in memory
+// exec can reach, out not overlapping in. The copy runs on exec, asynchronously; its offset
+// table comes from `strategy`, cshift_default_strategy unless given (see cshift_strategy;
+// device_table builds it once per shape and caches it, see cshift_cache_clear). Throws
+// std::invalid_argument, before anything is launched or written, for a dim outside the rank,
+// different extents, a non-contiguous view and overlapping views.
+template <class ExecutionSpace, class Out, class In>
+void cshift(const ExecutionSpace& exec, const Out& out, const In& in, int dim, std::int64_t shift,
+            cshift_strategy strategy = cshift_default_strategy<ExecutionSpace>) {
+  Impl::cshift_with(exec, out, in, dim, shift, Impl::strategy_entries{strategy});
 }
 
 }  // namespace loopnest

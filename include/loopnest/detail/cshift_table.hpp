@@ -1,6 +1,6 @@
 // The (destination, source) offset tables behind loopnest::cshift: table shapes and entries, the
-// per-backend choices, filling on the host or the device, and the cache that keeps tables across
-// calls, keyed by execution space, strategy and shape.
+// per-backend choices, filling on the device, and the cache that keeps tables across calls, keyed
+// by the tables' type (execution space and strategy) and shape.
 #ifndef LOOPNEST_DETAIL_CSHIFT_TABLE_HPP
 #define LOOPNEST_DETAIL_CSHIFT_TABLE_HPP
 
@@ -32,7 +32,6 @@ inline constexpr const char* cshift_table_label = "loopnest::cshift_table";
 // element's own word where it is wider or equal.
 template <class ExecutionSpace>
 struct cshift_traits {
-  using managed_space                   = void;
   static constexpr int team_size        = 1;
   static constexpr int team_granularity = 1;
   static constexpr int passes           = 64;
@@ -51,20 +50,12 @@ struct gpu_cshift_traits {
 };
 #if defined(KOKKOS_ENABLE_CUDA)
 template <>
-struct cshift_traits<Kokkos::Cuda> : gpu_cshift_traits<32> {
-  using managed_space = Kokkos::CudaUVMSpace;
-};
+struct cshift_traits<Kokkos::Cuda> : gpu_cshift_traits<32> {};
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
 template <>
-struct cshift_traits<Kokkos::HIP> : gpu_cshift_traits<64> {
-  using managed_space = Kokkos::HIPManagedSpace;
-};
+struct cshift_traits<Kokkos::HIP> : gpu_cshift_traits<64> {};
 #endif
-
-template <class ExecutionSpace>
-inline constexpr bool has_managed_memory_v =
-    !std::is_void<typename cshift_traits<ExecutionSpace>::managed_space>::value;
 
 // A cshift seen as rows of machine words: out[r][c] = in[r][(c + shift) mod row] for every
 // row r. Each row is cut into blocks of `block` words (the last one may be shorter), one
@@ -94,15 +85,6 @@ KOKKOS_INLINE_FUNCTION table_entry<Index> entry_of(Index e, Index row, Index shi
 template <class MemorySpace>
 using table_view = Kokkos::View<std::int64_t* [2], Kokkos::LayoutRight, MemorySpace>;
 
-template <class View>
-void fill_on_host(const View& table, const table_shape& s) {
-  for (std::int64_t e = 0; e < s.blocks(); ++e) {
-    const auto entry = entry_of(e, s.row, s.shift, s.block);
-    table(e, 0)      = entry.dest;
-    table(e, 1)      = entry.src;
-  }
-}
-
 template <class ExecutionSpace>
 void fill_on_device(const ExecutionSpace& exec,
                     const table_view<typename ExecutionSpace::memory_space>& table,
@@ -118,34 +100,19 @@ void fill_on_device(const ExecutionSpace& exec,
       });
 }
 
+// What the cache holds for one key: a strategy's tables of one shape on one execution space.
 struct cached_tables {
-  virtual ~cached_tables() = default;
+  virtual ~cached_tables()          = default;
+  virtual std::size_t bytes() const = 0;
 };
 
-// The tables one (execution space, strategy, shape) holds; a strategy allocates only its own.
-template <class ExecutionSpace>
-struct space_tables : cached_tables {
-  using managed_space =
-      std::conditional_t<has_managed_memory_v<ExecutionSpace>,
-                         typename cshift_traits<ExecutionSpace>::managed_space, Kokkos::HostSpace>;
-  using managed_view = table_view<managed_space>;
-  table_view<typename ExecutionSpace::memory_space> device;
-  table_view<Kokkos::HostSpace> host;
-  managed_view managed;
-
-  std::size_t bytes() const {
-    return sizeof(std::int64_t) * 2 * (device.extent(0) + host.extent(0) + managed.extent(0));
-  }
-};
-
-// strategy: the loopnest::cshift_strategy whose tables these are, as an integer.
+// Tables is the type of what is cached (a cached_tables), so that it names the execution space
+// and the strategy.
 struct table_key {
-  std::type_index space;
-  int strategy;
+  std::type_index tables;
   std::int64_t row, shift, block;
   bool operator<(const table_key& o) const {
-    return std::tie(space, strategy, row, shift, block) <
-           std::tie(o.space, o.strategy, o.row, o.shift, o.block);
+    return std::tie(tables, row, shift, block) < std::tie(o.tables, o.row, o.shift, o.block);
   }
 };
 
@@ -232,21 +199,20 @@ class table_cache {
   bool m_released_at_finalize = false;
 };
 
-// The tables of (exec's space, strategy, shape): from the cache, or allocated by `allocate` and
+// The Tables (a cached_tables) of one shape: from the cache, or allocated by `allocate` and
 // cached. `work` fills them, inside the profiling region and under the cache's lock so that
 // concurrent callers never fill one table at once: on every call, or only when just allocated.
-template <class ExecutionSpace, class Allocate, class Work>
-std::shared_ptr<space_tables<ExecutionSpace>> tables_for(int strategy, const table_shape& shape,
-                                                         bool work_every_call,
-                                                         const Allocate& allocate,
-                                                         const Work& work) {
-  using tables = space_tables<ExecutionSpace>;
+template <class Tables, class Allocate, class Work>
+std::shared_ptr<Tables> tables_for(const table_shape& shape, bool work_every_call,
+                                   const Allocate& allocate, const Work& work) {
+  static_assert(std::is_base_of<cached_tables, Tables>::value,
+                "loopnest::Impl::tables_for: the tables must derive from cached_tables.");
   return table_cache::locked([&](table_cache& cache) {
-    const table_key key{typeid(ExecutionSpace), strategy, shape.row, shape.shift, shape.block};
-    auto found            = cache.find<tables>(key);
+    const table_key key{typeid(Tables), shape.row, shape.shift, shape.block};
+    auto found            = cache.find<Tables>(key);
     const bool new_tables = found == nullptr;
     if (new_tables) {
-      found = std::make_shared<tables>();
+      found = std::make_shared<Tables>();
       allocate(*found);
     }
     if (new_tables || work_every_call) {
