@@ -66,6 +66,28 @@ struct slot_map {
     s.var[slot_index::energy()] = ix.energy();
     return s;
   }
+
+  // A cell's variables of `fields` in slot order; slots the case has no variable for keep their
+  // value.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION void load(const loopnest::field_set_ref<T>& fields, int i, int j,
+                                        int k, T (&slots)[max_equations]) const {
+    for (int s = 0; s < max_equations; ++s) {
+      if (var[s] >= 0) {
+        slots[s] = fields.load(var[s], i, j, k);
+      }
+    }
+  }
+  // The slots' values into a cell of `fields`.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION void store(const loopnest::field_set_ref<T>& fields, int i, int j,
+                                         int k, const T (&slots)[max_equations]) const {
+    for (int s = 0; s < max_equations; ++s) {
+      if (var[s] >= 0) {
+        fields(var[s], i, j, k) = slots[s];
+      }
+    }
+  }
 };
 
 // Kernel time per loop when profiling (each loop fenced); nothing otherwise.
@@ -276,17 +298,9 @@ struct to_primitive {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {
     T c[max_equations] = {};
     T p[max_equations] = {};
-    for (int s = 0; s < max_equations; ++s) {
-      if (slots.var[s] >= 0) {
-        c[s] = cons.load(slots.var[s], i, j, k);
-      }
-    }
+    slots.load(cons, i, j, k, c);
     conservative_to_primitive(eos, c, p, conversion_site::simulation);
-    for (int s = 0; s < max_equations; ++s) {
-      if (slots.var[s] >= 0) {
-        prim(slots.var[s], i, j, k) = p[s];
-      }
-    }
+    slots.store(prim, i, j, k, p);
   }
 };
 

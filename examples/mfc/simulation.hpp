@@ -97,16 +97,12 @@ long long first_unphysical_cell(const five_equation_solver<T>& s, const case_con
       KOKKOS_LAMBDA(int i, int j, int k, long long& acc) {
         T q[max_equations] = {};
         T p[max_equations] = {};
-        bool bad           = false;
-        for (int v = 0; v < max_equations; ++v) {
-          if (slots.var[v] >= 0) {
-            q[v] = cons.load(slots.var[v], i, j, k);
-            bad  = bad || !(q[v] * T(0) == T(0));  // NaN or infinite
-          }
-        }
+        slots.load(cons, i, j, k, q);
         conservative_to_primitive(eos, q, p, conversion_site::pre_process);
+        bool bad = false;
         for (int v = 0; v < max_equations; ++v) {
-          bad = bad || (slots.var[v] >= 0 && !(p[v] * T(0) == T(0)));
+          // NaN or infinite, in the state or in what it converts to.
+          bad = bad || (slots.var[v] >= 0 && !(q[v] * T(0) == T(0) && p[v] * T(0) == T(0)));
         }
         const long long cell = i + nx * (j + ny * static_cast<long long>(k));
         acc                  = bad && cell < acc ? cell : acc;

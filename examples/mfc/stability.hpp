@@ -55,11 +55,7 @@ T max_icfl(const ExecutionSpace& exec, const loopnest::field_set<T>& cons, const
       KOKKOS_LAMBDA(int i, int j, int k, T& acc) {
         T qc[max_equations] = {};
         T p[max_equations]  = {};
-        for (int v = 0; v < max_equations; ++v) {
-          if (slots.var[v] >= 0) {
-            qc[v] = q.load(slots.var[v], i, j, k);
-          }
-        }
+        slots.load(q, i, j, k, qc);
         conservative_to_primitive(eos, qc, p, conversion_site::simulation);
         const hllc_side<T, slot_index> cell(eos, p);
         const T sound =
