@@ -4,6 +4,7 @@
 #ifndef LOOPNEST_MFC_CASE_HPP
 #define LOOPNEST_MFC_CASE_HPP
 
+#include "expression.hpp"
 #include "json.hpp"
 #include "parameters.hpp"
 
@@ -40,6 +41,14 @@ struct fluid_config {
   double qv     = 0.0;
 };
 
+// A patch's primitive value given as an analytic expression of the cell centre (MFC's analytic
+// patches): which variable, which fluid or direction (from 0), and its compiled program.
+struct analytic_value {
+  enum class variable { alpha_rho, vel, pres, alpha } of = variable::pres;
+  int index                                              = 0;
+  expression_program program;
+};
+
 struct patch_config {
   int geometry        = 0;
   double centroid[3]  = {dflt_real, dflt_real, dflt_real};
@@ -54,6 +63,8 @@ struct patch_config {
   double pres                       = dflt_real;
   double alpha_rho[max_fluids]      = {dflt_real, dflt_real};
   double alpha[max_fluids]          = {dflt_real, dflt_real};
+  // The values given as expressions; MFC's toolchain writes 0 for their keys above.
+  std::vector<analytic_value> analytic;
 };
 
 struct case_config {
@@ -329,7 +340,7 @@ class case_builder {
           throw case_error(p.origin + ": '" + key + "' is outside 1 to 3");
         }
         // MFC's s_check_active_patch_primitive_variables: vel(2) in 1D, vel(3) in 2D only as 0.
-        if (inner > c.num_dims && p.real != 0) {
+        if (inner > c.num_dims && (p.real != 0 || !p.expression.empty())) {
           throw case_error(p.origin + ": '" + key + "' = " + p.spelling +
                            " is not 0 but the case has " + std::to_string(c.num_dims) +
                            " dimension(s)");
@@ -347,33 +358,35 @@ class case_builder {
     pc.smooth_patch_id  = id;
     const parameter& g  = need(s + "geometry");
     pc.geometry         = static_cast<int>(g.integer);
-    const int dims_of[] = {0, 1, 0, 2, 0, 0, 0, 0, 3, 3};
+    const int dims_of[] = {0, 1, 2, 2, 0, 0, 0, 0, 3, 3};
     if (dims_of[pc.geometry] != c.num_dims) {
       refuse(g, "is a " + std::to_string(dims_of[pc.geometry]) + "D geometry but the case is " +
                     std::to_string(c.num_dims) + "D");
     }
-    const char* axes     = "xyz";
-    const bool is_sphere = pc.geometry == 8;
+    const char* axes    = "xyz";
+    const bool is_round = pc.geometry == 2 || pc.geometry == 8;
+    const std::string round_name =
+        "geometry " + std::to_string(pc.geometry) + (pc.geometry == 2 ? " (circle)" : " (sphere)");
     for (int d = 0; d < 3; ++d) {
       const std::string centroid = s + axes[d] + "_centroid";
       const std::string length   = s + "length_" + axes[d];
       if (d < c.num_dims) {
         pc.centroid[d] = real(centroid, "geometry " + std::to_string(pc.geometry));
-        if (!is_sphere) {
+        if (!is_round) {
           pc.length[d] = real(length, "geometry " + std::to_string(pc.geometry));
           if (!(pc.length[d] > 0)) {
             refuse(need(length), "must be positive");
           }
         } else {
-          forbid(length, "geometry 8 (sphere) has no lengths");
+          forbid(length, round_name + " has no lengths");
         }
       } else {
         forbid(centroid, "the case has " + std::to_string(c.num_dims) + " dimension(s)");
         forbid(length, "the case has " + std::to_string(c.num_dims) + " dimension(s)");
       }
     }
-    if (is_sphere) {
-      pc.radius = real(s + "radius", "geometry 8");
+    if (is_round) {
+      pc.radius = real(s + "radius", "geometry " + std::to_string(pc.geometry));
       if (!(pc.radius > 0)) {
         refuse(need(s + "radius"), "must be positive");
       }
@@ -407,15 +420,52 @@ class case_builder {
     for (int k = 0; k < id && k <= max_patches; ++k) {
       pc.alter_patch[k] = logical_or(s + "alter_patch(" + std::to_string(k) + ")", k == 0);
     }
+    // The names an analytic value may use: the cell centre and this patch's own parameters.
+    expression_names names;
+    names.num_dims = c.num_dims;
     for (int d = 0; d < c.num_dims; ++d) {
-      pc.vel[d] = real(s + "vel(" + std::to_string(d + 1) + ")");
+      names.centroid[d] = pc.centroid[d];
+      if (!is_round) {
+        names.length[d] = pc.length[d];
+      }
     }
-    pc.pres = real(s + "pres");
+    if (is_round) {
+      names.radius = pc.radius;
+    }
+    using variable = analytic_value::variable;
+    for (int d = 0; d < c.num_dims; ++d) {
+      pc.vel[d] =
+          patch_value(s + "vel(" + std::to_string(d + 1) + ")", variable::vel, d, names, pc);
+    }
+    pc.pres = patch_value(s + "pres", variable::pres, 0, names, pc);
     for (int f = 0; f < c.num_fluids; ++f) {
-      pc.alpha_rho[f] = real(s + "alpha_rho(" + std::to_string(f + 1) + ")");
-      pc.alpha[f]     = real(s + "alpha(" + std::to_string(f + 1) + ")");
+      pc.alpha_rho[f] = patch_value(s + "alpha_rho(" + std::to_string(f + 1) + ")",
+                                    variable::alpha_rho, f, names, pc);
+      pc.alpha[f] =
+          patch_value(s + "alpha(" + std::to_string(f + 1) + ")", variable::alpha, f, names, pc);
     }
     return pc;
+  }
+
+  // A patch's primitive value: a number (also a string Python's float() reads, which MFC's
+  // toolchain writes into the namelist as a number), or an expression compiled into
+  // pc.analytic, whose key MFC's toolchain sets to 0.
+  double patch_value(const std::string& key, analytic_value::variable of, int index,
+                     const expression_names& names, patch_config& pc) const {
+    const parameter& p = need(key);
+    double number      = p.real;
+    if (!p.expression.empty() && !plain_number(p.expression, number)) {
+      try {
+        pc.analytic.push_back({of, index, compile_expression(p.expression, names)});
+      } catch (const expression_error& e) {
+        refuse(p, std::string("is refused: ") + e.what());
+      }
+      return 0.0;
+    }
+    if (!std::isfinite(number)) {
+      refuse(p, "is not finite");
+    }
+    return number;
   }
 };
 

@@ -114,9 +114,10 @@ void print_usage(std::FILE* to) {
 
 void list_parameters() {
   for (const loopnest_mfc::parameter_spec& spec : loopnest_mfc::supported_parameters) {
-    const char* type = spec.type == loopnest_mfc::value_type::integer ? "integer"
-                       : spec.type == loopnest_mfc::value_type::real  ? "real"
-                                                                      : "logical";
+    const char* type = spec.type == loopnest_mfc::value_type::integer      ? "integer"
+                       : spec.type == loopnest_mfc::value_type::real       ? "real"
+                       : spec.type == loopnest_mfc::value_type::expression ? "real|f(x)"
+                                                                           : "logical";
     const std::string allowed =
         *spec.allowed == '\0' ? std::string("any") : loopnest_mfc::value_list(spec.allowed);
     std::printf("%-32s %-8s %-16s %s\n", spec.shape, type, allowed.c_str(), spec.meaning);
@@ -865,7 +866,12 @@ int run_tool(int argc, char* argv[]) {
     double lowest     = std::numeric_limits<double>::infinity();
     std::size_t at    = 0;
     for (std::size_t k = 0; k < c.patches.size(); ++k) {
-      if (std::fabs(c.patches[k].pres) < lowest) {
+      bool analytic_pressure = false;  // a pressure that varies is not this note's
+      for (const loopnest_mfc::analytic_value& a : c.patches[k].analytic) {
+        analytic_pressure =
+            analytic_pressure || a.of == loopnest_mfc::analytic_value::variable::pres;
+      }
+      if (!analytic_pressure && std::fabs(c.patches[k].pres) < lowest) {
         lowest = std::fabs(c.patches[k].pres);
         at     = k + 1;
       }

@@ -21,7 +21,8 @@ struct case_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class value_type { integer, real, logical };
+// `expression`: a number, or a string that case.hpp compiles as an analytic patch value.
+enum class value_type { integer, real, logical, expression };
 
 // One parameter MFC's case files may set. `shape` writes each index as (#), so that
 // "patch_icpp(#)%vel(#)" covers patch_icpp(2)%vel(1). `allowed` lists the values the port
@@ -101,24 +102,25 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"bc_z%beg", value_type::integer, "-1|-2|-3", "boundary at z begin"},
     {"bc_z%end", value_type::integer, "-1|-2|-3", "boundary at z end"},
     // Initial-condition patches.
-    {"patch_icpp(#)%geometry", value_type::integer, "1|3|8|9",
-     "1 line segment, 3 rectangle, 8 sphere, 9 cuboid"},
+    {"patch_icpp(#)%geometry", value_type::integer, "1|2|3|8|9",
+     "1 line segment, 2 circle, 3 rectangle, 8 sphere, 9 cuboid"},
     {"patch_icpp(#)%x_centroid", value_type::real, "", "patch centre in x"},
     {"patch_icpp(#)%y_centroid", value_type::real, "", "patch centre in y"},
     {"patch_icpp(#)%z_centroid", value_type::real, "", "patch centre in z"},
     {"patch_icpp(#)%length_x", value_type::real, "", "patch length in x"},
     {"patch_icpp(#)%length_y", value_type::real, "", "patch length in y"},
     {"patch_icpp(#)%length_z", value_type::real, "", "patch length in z"},
-    {"patch_icpp(#)%radius", value_type::real, "", "sphere radius"},
-    {"patch_icpp(#)%smoothen", value_type::logical, "T|F", "smooth the sphere's surface"},
+    {"patch_icpp(#)%radius", value_type::real, "", "circle or sphere radius"},
+    {"patch_icpp(#)%smoothen", value_type::logical, "T|F",
+     "smooth the circle's or sphere's surface"},
     {"patch_icpp(#)%smooth_patch_id", value_type::integer, "", "patch blended with when smoothing"},
     {"patch_icpp(#)%smooth_coeff", value_type::real, "", "smoothing coefficient"},
     {"patch_icpp(#)%alter_patch(#)", value_type::logical, "T|F",
      "whether the patch may overwrite cells of patch (#) (0: no patch yet)"},
-    {"patch_icpp(#)%vel(#)", value_type::real, "", "velocity component"},
-    {"patch_icpp(#)%pres", value_type::real, "", "pressure"},
-    {"patch_icpp(#)%alpha_rho(#)", value_type::real, "", "partial density of fluid (#)"},
-    {"patch_icpp(#)%alpha(#)", value_type::real, "", "volume fraction of fluid (#)"},
+    {"patch_icpp(#)%vel(#)", value_type::expression, "", "velocity component"},
+    {"patch_icpp(#)%pres", value_type::expression, "", "pressure"},
+    {"patch_icpp(#)%alpha_rho(#)", value_type::expression, "", "partial density of fluid (#)"},
+    {"patch_icpp(#)%alpha(#)", value_type::expression, "", "volume fraction of fluid (#)"},
     // Fluids, in MFC's transformed form: gamma is 1/(gamma - 1), pi_inf is gamma*pi/(gamma - 1).
     {"fluid_pp(#)%gamma", value_type::real, "", "1/(gamma - 1) of the stiffened gas"},
     {"fluid_pp(#)%pi_inf", value_type::real, "", "gamma*pi_inf/(gamma - 1) of the stiffened gas"},
@@ -196,7 +198,8 @@ struct parameter {
   long long integer = 0;
   double real       = 0.0;
   bool logical      = false;
-  std::string spelling;  // the value as written, for messages
+  std::string spelling;    // the value as written, for messages
+  std::string expression;  // an expression value's text, whole
   std::string origin;
 };
 
@@ -287,6 +290,18 @@ class parameter_store {
       case value_type::real:
         if (value.type != json_value::kind::number) {
           throw wrong_type("a number");
+        }
+        p.real     = value.number;
+        p.spelling = shown(value.text);
+        break;
+      case value_type::expression:
+        if (value.type == json_value::kind::string) {
+          p.expression = value.text;
+          p.spelling   = "'" + shown(value.text) + "'";
+          break;
+        }
+        if (value.type != json_value::kind::number) {
+          throw wrong_type("a number or an expression of x, y, z");
         }
         p.real     = value.number;
         p.spelling = shown(value.text);

@@ -1,6 +1,7 @@
 // loopnest_mfc::apply_patches: MFC's initial condition, patch after patch, on the primitive
 // variables of the interior cells (src/pre_process/m_icpp_patches.fpp @023a5b47:
-// s_icpp_line_segment, s_icpp_rectangle, s_icpp_sphere, s_icpp_cuboid; m_assign_variables.fpp,
+// s_icpp_line_segment, s_icpp_circle, s_icpp_rectangle, s_icpp_sphere, s_icpp_cuboid, and
+// @:analytical(); m_assign_variables.fpp,
 // s_assign_patch_species_primitive_variables; m_initial_condition.fpp). Whether a cell belongs to
 // a patch is decided in double precision on pre_process's cell centres, with MFC's comparisons, so
 // that a centre on a patch edge up to rounding falls on the side MFC's arithmetic gives.
@@ -85,11 +86,29 @@ struct initial_condition {
 
 namespace detail {
 
+// The equation of an analytic value, in MFC's order.
+inline int equation_of(const equation_index& ix, const analytic_value& a) {
+  switch (a.of) {
+    case analytic_value::variable::alpha_rho:
+      return ix.cont(a.index);
+    case analytic_value::variable::vel:
+      return ix.mom(a.index);
+    case analytic_value::variable::pres:
+      return ix.energy();
+    case analytic_value::variable::alpha:
+      break;
+  }
+  return ix.adv(a.index);
+}
+
 // s_assign_patch_species_primitive_variables for model_eqns = 2 without bubbles, chemistry,
 // elasticity or IGR: each variable becomes eta*(the patch's value) + (1 - eta)*(its old value).
 // MFC's intermediate mixture evaluations there only fill unused patch fields and are left out.
-inline void assign_patch(const case_config& c, const patch_config& patch, int patch_id, int i,
-                         int j, int k, double eta, initial_condition& ic) {
+// Then MFC's @:analytical() (m_icpp_patches.fpp, right after the call in every geometry): each
+// value given as an expression is overwritten, whatever eta, with the expression at the cell's
+// centre.
+inline void assign_patch(const case_config& c, const grid& g, const patch_config& patch,
+                         int patch_id, int i, int j, int k, double eta, initial_condition& ic) {
   const equation_index ix = equations_of(c);
   host_fields& q          = ic.prim;
   double orig[max_equations];
@@ -105,6 +124,16 @@ inline void assign_patch(const case_config& c, const patch_config& patch, int pa
   }
   for (int d = 0; d < c.num_dims; ++d) {
     q(ix.mom(d), i, j, k) = eta * patch.vel[d] + (1. - eta) * orig[ix.mom(d)];
+  }
+  if (!patch.analytic.empty()) {
+    const int at[3]  = {i, j, k};
+    double centre[3] = {0., 0., 0.};
+    for (int d = 0; d < c.num_dims; ++d) {
+      centre[d] = g.axis[d].x_cc_pre(at[d]);
+    }
+    for (const analytic_value& a : patch.analytic) {
+      q(equation_of(ix, a), i, j, k) = a.program(centre[0], centre[1], centre[2]);
+    }
   }
   if (1. - eta < 1.e-16) {
     ic.id(q, i, j, k) = patch_id;
@@ -133,41 +162,43 @@ inline void apply_box(const case_config& c, const grid& g, const patch_config& p
           inside         = inside && beg[d] <= x && end[d] >= x;
         }
         if (inside && patch.alter_patch[ic.id(ic.prim, i, j, k)]) {
-          assign_patch(c, patch, patch_id, i, j, k, eta, ic);
+          assign_patch(c, g, patch, patch_id, i, j, k, eta, ic);
         }
       }
     }
   }
 }
 
-// s_icpp_sphere: inside when (x - xc)^2 + (y - yc)^2 + (z - zc)^2 <= r^2; with smoothen, eta
-// blends the patch into the cells of smooth_patch_id over a tanh profile across the surface, on
-// the scale of pre_process's smallest spacing min(dx, dy, dz).
-inline void apply_sphere(const case_config& c, const grid& g, const patch_config& patch,
-                         int patch_id, initial_condition& ic) {
-  const double xc = patch.centroid[0], yc = patch.centroid[1], zc = patch.centroid[2];
+// s_icpp_circle (2D) and s_icpp_sphere (3D): inside when (x - xc)^2 + (y - yc)^2 [+ (z - zc)^2]
+// <= r^2; with smoothen, eta blends the patch into the cells of smooth_patch_id over a tanh
+// profile across the surface, on the scale of pre_process's smallest spacing, min(dx, dy) for the
+// circle and min(dx, dy, dz) for the sphere.
+inline void apply_round(const case_config& c, const grid& g, const patch_config& patch,
+                        int patch_id, initial_condition& ic) {
+  const int dims      = c.num_dims;
   const double radius = patch.radius;
-  const double d_min  = std::min({g.axis[0].d_pre, g.axis[1].d_pre, g.axis[2].d_pre});
-  double eta          = 1.;
+  double d_min        = g.axis[0].d_pre;
+  for (int d = 1; d < dims; ++d) {
+    d_min = std::min(d_min, g.axis[d].d_pre);
+  }
+  double eta = 1.;
   for (int k = 0; k <= c.p(); ++k) {
     for (int j = 0; j <= c.n(); ++j) {
       for (int i = 0; i <= c.m(); ++i) {
-        const double x = g.axis[0].x_cc_pre(i);
-        const double y = g.axis[1].x_cc_pre(j);
-        const double z = g.axis[2].x_cc_pre(k);
+        const int at[3]  = {i, j, k};
+        double distance2 = 0.;  // ((x - xc)^2 + (y - yc)^2) + (z - zc)^2, MFC's order
+        for (int d = 0; d < dims; ++d) {
+          const double offset = g.axis[d].x_cc_pre(at[d]) - patch.centroid[d];
+          distance2           = distance2 + offset * offset;
+        }
         if (patch.smoothen) {
-          eta = std::tanh(
-                    patch.smooth_coeff / d_min *
-                    (std::sqrt((x - xc) * (x - xc) + (y - yc) * (y - yc) + (z - zc) * (z - zc)) -
-                     radius)) *
-                    (-0.5) +
+          eta = std::tanh(patch.smooth_coeff / d_min * (std::sqrt(distance2) - radius)) * (-0.5) +
                 0.5;
         }
         const int laid_by = ic.id(ic.prim, i, j, k);
-        if (((x - xc) * (x - xc) + (y - yc) * (y - yc) + (z - zc) * (z - zc) <= radius * radius &&
-             patch.alter_patch[laid_by]) ||
+        if ((distance2 <= radius * radius && patch.alter_patch[laid_by]) ||
             laid_by == patch.smooth_patch_id) {
-          assign_patch(c, patch, patch_id, i, j, k, eta, ic);
+          assign_patch(c, g, patch, patch_id, i, j, k, eta, ic);
         }
       }
     }
@@ -187,8 +218,8 @@ inline initial_condition apply_patches(const case_config& c, const grid& g) {
   for (std::size_t k = 0; k < c.patches.size(); ++k) {
     const patch_config& patch = c.patches[k];
     const int id              = static_cast<int>(k) + 1;
-    if (patch.geometry == 8) {
-      detail::apply_sphere(c, g, patch, id, ic);
+    if (patch.geometry == 2 || patch.geometry == 8) {
+      detail::apply_round(c, g, patch, id, ic);
     } else {
       detail::apply_box(c, g, patch, id, ic);
     }

@@ -2,6 +2,7 @@
 // with one line naming it, and the checks that need the whole case.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -119,10 +120,10 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
   EXPECT_EQ(error_of(shock_tube(), {"model_eqns=3"}),
             "--override model_eqns=3: 'model_eqns' = 3 is not implemented by this port (it "
             "implements 2: the five-equation model of Allaire et al.)");
-  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%geometry=2"}),
-            "--override patch_icpp(1)%geometry=2: 'patch_icpp(1)%geometry' = 2 is not "
-            "implemented by this port (it implements 1 or 3 or 8 or 9: 1 line segment, 3 "
-            "rectangle, 8 sphere, 9 cuboid)");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%geometry=5"}),
+            "--override patch_icpp(1)%geometry=5: 'patch_icpp(1)%geometry' = 5 is not "
+            "implemented by this port (it implements 1 or 2 or 3 or 8 or 9: 1 line segment, 2 "
+            "circle, 3 rectangle, 8 sphere, 9 cuboid)");
   EXPECT_EQ(error_of(shock_tube(), {"no_such=1"}),
             "--override no_such=1: parameter 'no_such' is not implemented by this port "
             "(loopnest-mfc --list-parameters lists those that are)");
@@ -284,6 +285,44 @@ TEST(mfc_case, refuses_what_a_precision_cannot_hold) {
   // First order has no weights.
   c.weno_order = 1;
   EXPECT_EQ(loopnest_mfc::precision_problem(c, true), "");
+}
+
+TEST(mfc_case, reads_a_patch_value_given_as_an_expression_of_the_cell_centre) {
+  const case_config c =
+      read_text(shock_tube("patch_icpp(2)%alpha_rho(1)",
+                           "\"patch_icpp(2)%alpha_rho(1)\": \"1 + 0.2*sin(5*x)\""),
+                {"patch_icpp(2)%vel(1)=xc - x", "patch_icpp(2)%pres=.5"});
+  const loopnest_mfc::patch_config& p = c.patches[1];
+  ASSERT_EQ(p.analytic.size(), 2u);
+  // MFC's toolchain writes 0 for an analytic key; the expression overwrites it per cell.
+  EXPECT_EQ(p.alpha_rho[0], 0.);
+  EXPECT_EQ(p.vel[0], 0.);
+  EXPECT_EQ(p.pres, 0.5);  // a string Python's float() reads is a number
+  for (const loopnest_mfc::analytic_value& a : p.analytic) {
+    if (a.of == loopnest_mfc::analytic_value::variable::alpha_rho) {
+      EXPECT_EQ(a.index, 0);
+      EXPECT_EQ(a.program(0.3, 0., 0.), 1. + static_cast<double>(0.2F) * std::sin(5. * 0.3));
+    } else {
+      EXPECT_EQ(a.of, loopnest_mfc::analytic_value::variable::vel);
+      EXPECT_EQ(a.program(0.3, 0., 0.), 0.75 - 0.3);  // xc is the patch's x_centroid
+    }
+  }
+}
+
+TEST(mfc_case, refuses_an_expression_naming_the_key_the_column_and_the_token) {
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(2)%pres=1 + y"}),
+            "--override patch_icpp(2)%pres=1 + y: 'patch_icpp(2)%pres' = '1 + y' is refused: "
+            "column 5: 'y' is not a coordinate of a case with 1 dimension(s)");
+  EXPECT_EQ(
+      error_of(shock_tube("patch_icpp(1)%alpha(1)", "\"patch_icpp(1)%alpha(1)\": \"1 - r*x\"")),
+      "case.json:2:3: 'patch_icpp(1)%alpha(1)' = '1 - r*x' is refused: column 5: 'r' is "
+      "the patch's radius, which this patch does not have");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%vel(1)=x^2"}),
+            "--override patch_icpp(1)%vel(1)=x^2: 'patch_icpp(1)%vel(1)' = 'x^2' is refused: "
+            "column 2: '^' is not a power in MFC's expressions (Python's exclusive or): write **");
+  EXPECT_EQ(error_of(shock_tube(), {"patch_icpp(1)%vel(2)=x"}),
+            "--override patch_icpp(1)%vel(2)=x: 'patch_icpp(1)%vel(2)' = 'x' is not 0 but the "
+            "case has 1 dimension(s)");
 }
 
 }  // namespace

@@ -224,4 +224,143 @@ TEST(mfc_patches, single_precision_holds_a_pressure_beside_water_to_half_an_ulp_
   EXPECT_EQ(single_precision_pressure_step(line_case(49, 1.)), 0.);
 }
 
+// A 2D case of one fluid on [0, 1] x [0, 2] (dy = 2 dx) under a rectangle of constant values:
+// alpha_rho, u, v, p, alpha at 0 to 4.
+case_config plane_case(int m, int n) {
+  case_config c;
+  c.num_dims                = 2;
+  c.num_fluids              = 1;
+  c.fluids[0].gamma         = 2.5;
+  c.axis[0].cells_minus_one = m;
+  c.axis[0].end             = 1.;
+  c.axis[1].cells_minus_one = n;
+  c.axis[1].end             = 2.;
+  patch_config background;
+  background.geometry     = 3;
+  background.centroid[0]  = 0.5;
+  background.centroid[1]  = 1.;
+  background.length[0]    = 1.;
+  background.length[1]    = 2.;
+  background.pres         = 1.;
+  background.alpha_rho[0] = 1.;
+  background.alpha[0]     = 1.;
+  c.patches               = {background};
+  return c;
+}
+
+analytic_value analytic(analytic_value::variable of, int index, const std::string& text,
+                        const patch_config& p) {
+  expression_names names;
+  names.num_dims    = 2;
+  names.centroid[0] = p.centroid[0];
+  names.centroid[1] = p.centroid[1];
+  names.radius      = p.radius;
+  return {of, index, compile_expression(text, names)};
+}
+
+TEST(mfc_patches, an_analytic_value_is_its_expression_at_each_cells_pre_process_centre) {
+  case_config c = plane_case(7, 5);
+  patch_config p;  // the right half, x > 0.5, altering patch 1
+  p.geometry       = 3;
+  p.centroid[0]    = 0.75;
+  p.centroid[1]    = 1.;
+  p.length[0]      = 0.5;
+  p.length[1]      = 2.;
+  p.alter_patch[1] = true;
+  p.pres           = 2.;
+  p.alpha[0]       = 1.;
+  p.analytic = {analytic(analytic_value::variable::alpha_rho, 0, "1 + 0.2*sin(5*x)*cos(3*y)", p),
+                analytic(analytic_value::variable::vel, 1, "y - yc", p)};
+  c.patches.push_back(p);
+  const grid g               = generate_grid(c);
+  const initial_condition ic = apply_patches(c, g);
+  int laid                   = 0;
+  for (int j = 0; j <= 5; ++j) {
+    for (int i = 0; i <= 7; ++i) {
+      const double x = g.axis[0].x_cc_pre(i), y = g.axis[1].x_cc_pre(j);
+      if (x < 0.5) {
+        EXPECT_EQ(ic.prim(0, i, j, 0), 1.);
+        EXPECT_EQ(ic.prim(2, i, j, 0), 0.);
+        continue;
+      }
+      ++laid;
+      EXPECT_EQ(ic.prim(0, i, j, 0),
+                1. + static_cast<double>(0.2F) * std::sin(5. * x) * std::cos(3. * y))
+          << i << " " << j;
+      EXPECT_EQ(ic.prim(1, i, j, 0), 0.);  // u: the patch's constant
+      EXPECT_EQ(ic.prim(2, i, j, 0), y - 1.) << i << " " << j;
+      EXPECT_EQ(ic.prim(3, i, j, 0), 2.);
+      EXPECT_EQ(ic.patch_id[static_cast<std::size_t>(i + 8 * j)], 2);
+    }
+  }
+  EXPECT_EQ(laid, 4 * 6);
+}
+
+// Whether MFC's s_icpp_circle puts the centre (x, y) inside.
+bool inside_circle(double x, double y, double xc, double yc, double r) {
+  return (x - xc) * (x - xc) + (y - yc) * (y - yc) <= r * r;
+}
+
+TEST(mfc_patches, a_circle_covers_the_cells_mfcs_inside_test_gives_its_edge_included) {
+  // Centres at 0.0625 + 0.125 i in x and 0.125 + 0.25 j in y: the cell (4, 0) at (0.5625, 0.125)
+  // is exactly 0.5 from the circle's centre (0.0625, 0.125).
+  case_config c = plane_case(7, 7);
+  patch_config circle;
+  circle.geometry       = 2;
+  circle.centroid[0]    = 0.0625;
+  circle.centroid[1]    = 0.125;
+  circle.radius         = 0.5;
+  circle.alter_patch[1] = true;
+  circle.pres           = 3.;
+  circle.alpha_rho[0]   = 1.;
+  circle.alpha[0]       = 1.;
+  c.patches.push_back(circle);
+  const grid g = generate_grid(c);
+  ASSERT_EQ(g.axis[0].x_cc_pre(4), 0.5625);
+  ASSERT_TRUE(inside_circle(0.5625, 0.125, 0.0625, 0.125, 0.5));
+  const initial_condition ic = apply_patches(c, g);
+  int inside                 = 0;
+  for (int j = 0; j <= 7; ++j) {
+    for (int i = 0; i <= 7; ++i) {
+      const bool in =
+          inside_circle(g.axis[0].x_cc_pre(i), g.axis[1].x_cc_pre(j), 0.0625, 0.125, 0.5);
+      inside += in ? 1 : 0;
+      EXPECT_EQ(ic.prim(3, i, j, 0), in ? 3. : 1.) << i << " " << j;
+      EXPECT_EQ(ic.patch_id[static_cast<std::size_t>(i + 8 * j)], in ? 2 : 1) << i << " " << j;
+    }
+  }
+  EXPECT_EQ(inside, 5 + 4 + 1);  // rows j = 0, 1, 2
+}
+
+TEST(mfc_patches,
+     a_smoothed_circle_blends_over_min_dx_dy_and_its_expression_overwrites_every_cell) {
+  // dx = 0.25, dy = 0.125: the blend is on dy's scale. MFC's @:analytical() overwrites the
+  // pressure in every cell the circle assigns, the blended cells of patch 1 included.
+  case_config c = plane_case(3, 15);
+  patch_config circle;
+  circle.geometry        = 2;
+  circle.centroid[0]     = 0.5;
+  circle.centroid[1]     = 1.;
+  circle.radius          = 0.25;
+  circle.smoothen        = true;
+  circle.smooth_patch_id = 1;
+  circle.smooth_coeff    = 0.5;
+  circle.alter_patch[1]  = true;
+  circle.alpha_rho[0]    = 3.;
+  circle.alpha[0]        = 1.;
+  circle.analytic = {analytic(analytic_value::variable::pres, 0, "1.d0 + (x - xc)**2", circle)};
+  c.patches.push_back(circle);
+  const grid g               = generate_grid(c);
+  const initial_condition ic = apply_patches(c, g);
+  for (int j = 0; j <= 15; ++j) {
+    for (int i = 0; i <= 3; ++i) {
+      const double x = g.axis[0].x_cc_pre(i), y = g.axis[1].x_cc_pre(j);
+      const double r   = std::sqrt((x - 0.5) * (x - 0.5) + (y - 1.) * (y - 1.));
+      const double eta = std::tanh(0.5 / 0.125 * (r - 0.25)) * (-0.5) + 0.5;
+      EXPECT_EQ(ic.prim(0, i, j, 0), eta * 3. + (1. - eta) * 1.) << i << " " << j;
+      EXPECT_EQ(ic.prim(3, i, j, 0), 1. + (x - 0.5) * (x - 0.5)) << i << " " << j;
+    }
+  }
+}
+
 }  // namespace
