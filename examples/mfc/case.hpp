@@ -70,6 +70,9 @@ struct case_config {
   int precision      = 2;
   bool prim_vars_wrt = false;
   std::vector<patch_config> patches;
+  // MFC's keys the case gives that the port accepts and does not read (output, post_process,
+  // features left off), for the run to report.
+  std::vector<std::string> without_effect;
 
   int m() const { return axis[0].cells_minus_one; }
   int n() const { return axis[1].cells_minus_one; }
@@ -93,6 +96,9 @@ class case_builder {
     read_algorithm(c);
     read_fluids(c);
     read_patches(c);
+    for (const auto& [key, p] : m_store.without_effect()) {
+      c.without_effect.push_back(key);
+    }
     return c;
   }
 
