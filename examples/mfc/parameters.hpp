@@ -367,6 +367,15 @@ class parameter_store {
     m_values[key] = std::move(p);
   }
 
+  // Removes a parameter (--override KEY=), refusing a key that is not MFC's as set() does.
+  void erase(const std::string& key, const std::string& origin) {
+    const parameter_spec* spec = nullptr;
+    const mfc_key* known       = nullptr;
+    look_up(key, shape_of(key), origin, spec, known, false);
+    m_values.erase(key);
+    m_without_effect.erase(key);
+  }
+
   const parameter* find(const std::string& key) const {
     const auto it = m_values.find(key);
     return it == m_values.end() ? nullptr : &it->second;
@@ -383,10 +392,10 @@ class parameter_store {
   std::map<std::string, parameter> m_without_effect;
 
   // Finds what `key` is: implemented (`spec`) or one of MFC's keys (`known`); refuses a key
-  // spelled otherwise than MFC's toolchain writes it, one MFC does not have (a misspelling) and
-  // one the port refuses whatever its value.
+  // spelled otherwise than MFC's toolchain writes it, one MFC does not have (a misspelling) and,
+  // when `refusing`, one the port refuses whatever its value.
   static void look_up(const std::string& key, const key_shape& shape, const std::string& origin,
-                      const parameter_spec*& spec, const mfc_key*& known) {
+                      const parameter_spec*& spec, const mfc_key*& known, bool refusing = true) {
     const std::string name = shown(key);
     // "fluid_pp(01)%gamma" would be stored apart from "fluid_pp(1)%gamma" and never read.
     if (canonical_key(shape) != key) {
@@ -401,7 +410,7 @@ class parameter_store {
                        "' is not one of MFC's parameters (misspelt? loopnest-mfc "
                        "--list-parameters lists them)");
     }
-    if (known != nullptr && known->role == key_role::refused) {
+    if (refusing && known != nullptr && known->role == key_role::refused) {
       throw case_error(origin + ": parameter '" + name + "' is not implemented by this port (" +
                        known->why + ")");
     }
@@ -418,7 +427,7 @@ class parameter_store {
 };
 
 // Reads "key=value" as given to --override: T and F are logicals, a JSON number is a number, any
-// other text is a JSON value or else a string.
+// other text is a JSON value or else a string; "key=" removes the key.
 inline void apply_override(parameter_store& store, const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
@@ -426,6 +435,11 @@ inline void apply_override(parameter_store& store, const std::string& assignment
   }
   const std::string key  = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  // KEY= takes the key out of the case (load_case_object checks that the case has it).
+  if (text.empty()) {
+    store.erase(key, "--override " + shown(assignment));
+    return;
+  }
   json_value value;
   try {
     value = parse_json(text, "--override");

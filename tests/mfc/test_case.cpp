@@ -237,6 +237,24 @@ TEST(mfc_case, reads_enumerations_by_the_names_mfcs_toolchain_writes) {
             "--override weno_order=five: 'weno_order' = 'five' is not an integer");
 }
 
+TEST(mfc_case, an_override_without_a_value_takes_the_key_out_of_the_case) {
+  const std::string refused = shock_tube("", R"("bubbles_euler": "T", "rho_wrt": "T")");
+  const case_config c       = read_text(refused, {"bubbles_euler=", "rho_wrt="});
+  EXPECT_TRUE(c.without_effect.empty());
+  EXPECT_EQ(c.dt, read_text(shock_tube()).dt);
+  EXPECT_EQ(error_of(shock_tube(), {"dt="}), "case.json: required parameter 'dt' is missing");
+  EXPECT_EQ(error_of(shock_tube(), {"rho_wrt="}),
+            "--override rho_wrt=: case.json has no 'rho_wrt' to take away");
+  EXPECT_EQ(error_of(refused, {"bubbles_euler=", "rho_wrt=", "dtt="}),
+            "--override dtt=: case.json has no 'dtt' to take away");
+  EXPECT_EQ(refusal_of([&] {
+              loopnest_mfc::parameter_store store;
+              loopnest_mfc::apply_override(store, "dtt=");
+            }),
+            "--override dtt=: parameter 'dtt' is not one of MFC's parameters (misspelt? "
+            "loopnest-mfc --list-parameters lists them)");
+}
+
 std::string read_case_error(const std::string& path) {
   return refusal_of([&] { loopnest_mfc::read_case(path, {}); });
 }
