@@ -81,6 +81,9 @@ struct case_config {
   int precision      = 2;
   bool prim_vars_wrt = false;
   std::vector<patch_config> patches;
+  // MFC's keys the case gives that the port accepts and does not read (output, post_process,
+  // features left off), for the run to report.
+  std::vector<std::string> without_effect;
 
   int m() const { return axis[0].cells_minus_one; }
   int n() const { return axis[1].cells_minus_one; }
@@ -104,6 +107,9 @@ class case_builder {
     read_algorithm(c);
     read_fluids(c);
     read_patches(c);
+    for (const auto& [key, p] : m_store.without_effect()) {
+      c.without_effect.push_back(key);
+    }
     return c;
   }
 
@@ -478,8 +484,8 @@ inline std::string override_key(const std::string& assignment) {
 }
 
 // Loads the members of a case object into a store: every key is checked against the list, except
-// the keys that `overrides` replace, so that an override can set a value the port implements in
-// place of one it does not.
+// the keys that `overrides` replace or take away (KEY=), so that an override can set a value the
+// port implements in place of one it does not, or remove a key the port refuses.
 inline void load_case_object(parameter_store& store, const json_value& root,
                              const std::string& source,
                              const std::vector<std::string>& overrides = {}) {
@@ -503,6 +509,21 @@ inline void load_case_object(parameter_store& store, const json_value& root,
                 source + ":" + std::to_string(at.line) + ":" + std::to_string(at.column));
     } catch (const case_error& e) {
       refused += (refused.empty() ? "" : "\n") + std::string(e.what());
+    }
+  }
+  // KEY= takes a key out of the case: one the case does not have is most likely misspelt.
+  for (const std::string& o : overrides) {
+    const std::string key = override_key(o);
+    if (o.size() != key.size() + 1 || key.empty()) {
+      continue;
+    }
+    bool present = false;
+    for (const auto& member : root.members) {
+      present = present || member.first == key;
+    }
+    if (!present) {
+      refused += (refused.empty() ? "" : "\n") + std::string("--override ") + shown(o) + ": " +
+                 source + " has no '" + shown(key) + "' to take away";
     }
   }
   if (!refused.empty()) {

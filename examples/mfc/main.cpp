@@ -82,7 +82,8 @@ void print_usage(std::FILE* to) {
       "on an interrupt and by the next run when the process was killed). A run replaces the\n"
       "output of earlier runs: MFC's output files in D/ that it did not write are removed\n"
       "(REPLACED= counts them); other files in D/ stay.\n"
-      "  --override KEY=VALUE  replace or add one parameter (T and F are logicals)\n"
+      "  --override KEY=VALUE  replace or add one parameter (T and F are logicals);\n"
+      "                        KEY= (no value) takes KEY out of the case\n"
       "  --case-dir DIR        where D/ goes (default: the directory of CASE.json)\n"
       "  --precision P         fp64 (default) or fp32: the scalar type of the whole run\n"
       "  --schedule S          how every loop maps onto the device: collapse3 (default),\n"
@@ -91,7 +92,11 @@ void print_usage(std::FILE* to) {
       "                        of the copy bandwidth measured in the same run\n"
       "  --no-output           write no D/ files (timing runs: a 201^3 case's text output is\n"
       "                        tens of GB; MFC's binary parallel_io output is not implemented)\n"
-      "  --list-parameters     the parameters this port implements, and their allowed values\n"
+      "  --list-parameters     every key of MFC's case dictionary: those this port\n"
+      "                        implements (values, and MFC's names for them: \"5eq\",\n"
+      "                        \"hllc\"), those it accepts without effect (output,\n"
+      "                        post_process, features left off; named on stderr when a\n"
+      "                        case gives them) and those it refuses\n"
 #ifdef LOOPNEST_MFC_MPI
       "Under mpirun the case (m, n, p global) is split over the ranks by MFC's rules, each\n"
       "rank running its block and writing its own files (cons.<v>.<rank>.<step>.dat), the\n"
@@ -112,16 +117,52 @@ void print_usage(std::FILE* to) {
       "refused parameter, nothing written); 3 an output could not be written.\n");
 }
 
+const char* type_name(loopnest_mfc::value_type type) {
+  switch (type) {
+    case loopnest_mfc::value_type::integer:
+      return "integer";
+    case loopnest_mfc::value_type::real:
+      return "real";
+    case loopnest_mfc::value_type::logical:
+      return "logical";
+    case loopnest_mfc::value_type::text:
+      return "string";
+    case loopnest_mfc::value_type::expression:
+      return "real|f(x)";
+  }
+  return "";
+}
+
+// Every key of MFC's case dictionary, in three groups: what the port implements (with the
+// values, and the names MFC's toolchain writes for them), what it accepts without effect, and
+// what it refuses.
 void list_parameters() {
+  using loopnest_mfc::key_role;
+  std::printf("# implemented: key, type, values implemented, meaning\n");
   for (const loopnest_mfc::parameter_spec& spec : loopnest_mfc::supported_parameters) {
-    const char* type = spec.type == loopnest_mfc::value_type::integer      ? "integer"
-                       : spec.type == loopnest_mfc::value_type::real       ? "real"
-                       : spec.type == loopnest_mfc::value_type::expression ? "real|f(x)"
-                                                                           : "logical";
     const std::string allowed =
         *spec.allowed == '\0' ? std::string("any") : loopnest_mfc::value_list(spec.allowed);
-    std::printf("%-32s %-8s %-16s %s\n", spec.shape, type, allowed.c_str(), spec.meaning);
+    const std::string names = loopnest_mfc::enum_names_of(spec.shape);
+    std::printf("%-32s %-8s %-16s %s%s\n", spec.shape, type_name(spec.type), allowed.c_str(),
+                spec.meaning, names.empty() ? "" : (" (MFC's names: " + names + ")").c_str());
   }
+  const auto group = [](key_role role, const char* heading, const char* values) {
+    std::printf("# %s\n", heading);
+    for (const loopnest_mfc::mfc_key& key : loopnest_mfc::mfc_case_keys) {
+      if (key.role == role) {
+        const char* shown_values = key.type == loopnest_mfc::value_type::logical ? "F" : values;
+        std::printf("%-32s %-8s %-16s %s\n", key.shape, type_name(key.type),
+                    role == key_role::off_only ? shown_values : values, key.why);
+      }
+    }
+  };
+  group(key_role::no_effect,
+        "accepted without effect (named on standard error when a case gives them): key, type, "
+        "-, what reads it in MFC",
+        "-");
+  group(key_role::off_only,
+        "accepted off only (MFC's default), refused on: key, type, value accepted, feature", "0");
+  group(key_role::refused, "refused whatever the value: key, type, -, why", "-");
 }
 
 struct options {
@@ -764,6 +805,13 @@ int run_tool(int argc, char* argv[]) {
       print_refusal(e.what());
     }
     return refused;
+  }
+  if (root && !c.without_effect.empty()) {
+    std::string keys;
+    for (const std::string& key : c.without_effect) {
+      keys += (keys.empty() ? "" : ", ") + loopnest_mfc::shown(key);
+    }
+    std::fprintf(stderr, "loopnest-mfc: note: not affecting this run: %s\n", keys.c_str());
   }
 
   const Kokkos::ScopeGuard kokkos(argc, argv);

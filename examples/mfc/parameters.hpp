@@ -6,6 +6,7 @@
 #define LOOPNEST_MFC_PARAMETERS_HPP
 
 #include "json.hpp"
+#include "mfc_keys.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -20,9 +21,6 @@ namespace loopnest_mfc {
 struct case_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-// `expression`: a number, or a string that case.hpp compiles as an analytic patch value.
-enum class value_type { integer, real, logical, expression };
 
 // One parameter MFC's case files may set. `shape` writes each index as (#), so that
 // "patch_icpp(#)%vel(#)" covers patch_icpp(2)%vel(1). `allowed` lists the values the port
@@ -44,6 +42,8 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"format", value_type::integer, "1|2", "post_process's database format; accepted, unused"},
     {"precision", value_type::integer, "1|2", "output precision: 1 F30.3/F30.7, 2 F40.14"},
     {"prim_vars_wrt", value_type::logical, "T|F", "also write D/prim.* (always in 1D, as MFC)"},
+    {"adv_alphan", value_type::logical, "T",
+     "older MFC: every volume fraction advected (the five-equation model's form)"},
     // Computational domain.
     {"m", value_type::integer, "", "cells in x, minus one"},
     {"n", value_type::integer, "", "cells in y, minus one (0 in 1D)"},
@@ -82,6 +82,7 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"mpp_lim", value_type::logical, "T|F", "clip partial densities and volume fractions"},
     {"mixture_err", value_type::logical, "T|F", "floor a negative squared sound speed"},
     {"time_stepper", value_type::integer, "3", "third-order TVD Runge-Kutta"},
+    {"recon_type", value_type::integer, "1", "WENO reconstruction"},
     {"weno_order", value_type::integer, "1|3|5", "WENO order (1: first-order upwind)"},
     {"weno_eps", value_type::real, "", "WENO's epsilon (default 1e-16)"},
     {"mapped_weno", value_type::logical, "T|F", "mapped WENO-JS weights"},
@@ -94,6 +95,7 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"riemann_solver", value_type::integer, "2", "HLLC"},
     {"wave_speeds", value_type::integer, "1", "direct wave-speed estimates"},
     {"avg_state", value_type::integer, "2", "arithmetic mean state"},
+    {"low_Mach", value_type::integer, "0", "no low-Mach correction"},
     {"bc_x%beg", value_type::integer, "-1|-2|-3",
      "boundary at x begin: -1 periodic, -2 reflective, -3 ghost-cell extrapolation"},
     {"bc_x%end", value_type::integer, "-1|-2|-3", "boundary at x end"},
@@ -125,6 +127,7 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"fluid_pp(#)%gamma", value_type::real, "", "1/(gamma - 1) of the stiffened gas"},
     {"fluid_pp(#)%pi_inf", value_type::real, "", "gamma*pi_inf/(gamma - 1) of the stiffened gas"},
     {"fluid_pp(#)%qv", value_type::real, "", "reference energy (default 0)"},
+    {"fluid_pp(#)%eos", value_type::integer, "1", "stiffened gas"},
 };
 
 // A key or value as a message shows it: whole up to 64 characters, else its start and its length,
@@ -189,11 +192,41 @@ inline const parameter_spec* find_spec(const std::string& shape) {
   return nullptr;
 }
 
+inline const mfc_key* find_mfc_key(const std::string& shape) {
+  for (const mfc_key& key : mfc_case_keys) {
+    if (shape == key.shape) {
+      return &key;
+    }
+  }
+  return nullptr;
+}
+
+// MFC's names for the values of `shape`, "name = value" separated by ", " ("" when it has none).
+inline std::string enum_names_of(const std::string& shape) {
+  std::string out;
+  for (const enum_name& e : mfc_enum_names) {
+    if (shape == e.shape) {
+      out += (out.empty() ? "" : ", ") + std::string(e.name) + " = " + std::to_string(e.value);
+    }
+  }
+  return out;
+}
+
+inline const enum_name* find_enum_name(const std::string& shape, const std::string& name) {
+  for (const enum_name& e : mfc_enum_names) {
+    if (shape == e.shape && name == e.name) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
 // One parameter as given: its typed value and where it came from ("case.json:12:5" or
 // "--override").
 struct parameter {
   std::string key;
-  const parameter_spec* spec = nullptr;
+  const parameter_spec* spec = nullptr;  // the port implements it
+  const mfc_key* known       = nullptr;  // else one of MFC's keys the port accepts without effect
   std::vector<int> indices;
   long long integer = 0;
   double real       = 0.0;
@@ -221,30 +254,24 @@ inline bool allowed_value(const char* allowed, const std::string& value) {
 
 class parameter_store {
  public:
-  // Adds (or, for an override, replaces) one parameter; refuses a key that is not on the list,
-  // a value of the wrong type and a value the port does not implement.
+  // Adds (or, for an override, replaces) one parameter; refuses a key that is not MFC's, one the
+  // port refuses, a value of the wrong type and a value the port does not implement. An MFC key
+  // the port does not read is kept apart (without_effect()).
   void set(const std::string& key, const json_value& value, const std::string& origin,
            bool replace = false) {
-    const key_shape shape  = shape_of(key);
-    const std::string name = shown(key);
-    // "fluid_pp(01)%gamma" would be stored apart from "fluid_pp(1)%gamma" and never read.
-    if (canonical_key(shape) != key) {
-      throw case_error(origin + ": parameter '" + name +
-                       "': an index is written as MFC writes it, '" + shown(canonical_key(shape)) +
-                       "'");
-    }
-    const parameter_spec* spec = find_spec(shape.shape);
-    if (spec == nullptr) {
-      throw case_error(origin + ": parameter '" + name +
-                       "' is not implemented by this port (loopnest-mfc --list-parameters "
-                       "lists those that are)");
-    }
-    if (!replace && m_values.count(key) != 0) {
+    const key_shape shape      = shape_of(key);
+    const std::string name     = shown(key);
+    const parameter_spec* spec = nullptr;
+    const mfc_key* known       = nullptr;
+    look_up(key, shape, origin, spec, known);
+    if (!replace && (m_values.count(key) != 0 || m_without_effect.count(key) != 0)) {
       throw case_error(origin + ": parameter '" + name + "' is given twice");
     }
+    const value_type type = spec != nullptr ? spec->type : known->type;
     parameter p;
     p.key     = key;
     p.spec    = spec;
+    p.known   = known;
     p.indices = shape.indices;
     p.origin  = origin;
     for (const int index : p.indices) {
@@ -259,14 +286,8 @@ class parameter_store {
                                   ? shown(value.text)
                                   : std::string(kind_name(value.type));
       // "dt": "1e-3" is a number in quotes: say so rather than that it is not a number.
-      if (value.type == json_value::kind::string && spec->type != value_type::logical) {
-        bool quoted_number = false;
-        try {
-          quoted_number = parse_json(value.text, origin).type == json_value::kind::number;
-        } catch (const json_error&) {
-          quoted_number = false;  // not a number in any form: the message below says so
-        }
-        if (quoted_number) {
+      if (value.type == json_value::kind::string && type != value_type::logical) {
+        if (is_quoted_number(value.text, origin)) {
           return case_error(origin + ": '" + name + "' = " + got + " is a string, not " + expected +
                             ": write the number without quotes");
         }
@@ -274,8 +295,23 @@ class parameter_store {
       return case_error(origin + ": '" + name + "' = " + got + " is not " + expected);
     };
     std::string canonical;
-    switch (spec->type) {
+    switch (type) {
       case value_type::integer:
+        // MFC's toolchain writes some enumerations by name ("riemann_solver": "hllc").
+        if (value.type == json_value::kind::string && !enum_names_of(shape.shape).empty()) {
+          if (const enum_name* e = find_enum_name(shape.shape, value.text)) {
+            p.integer  = e->value;
+            p.real     = e->value;
+            canonical  = std::to_string(e->value);
+            p.spelling = "'" + value.text + "' (" + canonical + ")";
+            break;
+          }
+          if (!is_quoted_number(value.text, origin)) {
+            throw case_error(origin + ": '" + name + "' = '" + shown(value.text) +
+                             "' is not one of MFC's names for it (" + enum_names_of(shape.shape) +
+                             ")");
+          }
+        }
         if (!value.is_integer_literal()) {
           throw wrong_type("an integer");
         }
@@ -320,13 +356,38 @@ class parameter_store {
         canonical  = p.logical ? "T" : "F";
         p.spelling = canonical;
         break;
+      case value_type::text:
+        if (value.type != json_value::kind::string) {
+          throw wrong_type("a string");
+        }
+        p.spelling = "'" + shown(value.text) + "'";
+        break;
     }
-    if (spec->type != value_type::real && !allowed_value(spec->allowed, canonical)) {
+    if (known != nullptr) {
+      const char* off = type == value_type::logical ? "F" : "0";
+      if (known->role == key_role::off_only && canonical != off) {
+        throw case_error(origin + ": '" + name + "' = " + p.spelling +
+                         " is not implemented by this port (" + known->why + "; it accepts " + off +
+                         ", MFC's default)");
+      }
+      m_without_effect[key] = std::move(p);
+      return;
+    }
+    if (type != value_type::real && !allowed_value(spec->allowed, canonical)) {
       throw case_error(origin + ": '" + name + "' = " + p.spelling +
                        " is not implemented by this port (it implements " +
                        value_list(spec->allowed) + ": " + spec->meaning + ")");
     }
     m_values[key] = std::move(p);
+  }
+
+  // Removes a parameter (--override KEY=), refusing a key that is not MFC's as set() does.
+  void erase(const std::string& key, const std::string& origin) {
+    const parameter_spec* spec = nullptr;
+    const mfc_key* known       = nullptr;
+    look_up(key, shape_of(key), origin, spec, known, false);
+    m_values.erase(key);
+    m_without_effect.erase(key);
   }
 
   const parameter* find(const std::string& key) const {
@@ -335,14 +396,52 @@ class parameter_store {
   }
   bool has(const std::string& key) const { return find(key) != nullptr; }
 
+  // The parameters the port implements.
   const std::map<std::string, parameter>& all() const { return m_values; }
+  // MFC's keys given that the port accepts and does not read.
+  const std::map<std::string, parameter>& without_effect() const { return m_without_effect; }
 
  private:
   std::map<std::string, parameter> m_values;
+  std::map<std::string, parameter> m_without_effect;
+
+  // Finds what `key` is: implemented (`spec`) or one of MFC's keys (`known`); refuses a key
+  // spelled otherwise than MFC's toolchain writes it, one MFC does not have (a misspelling) and,
+  // when `refusing`, one the port refuses whatever its value.
+  static void look_up(const std::string& key, const key_shape& shape, const std::string& origin,
+                      const parameter_spec*& spec, const mfc_key*& known, bool refusing = true) {
+    const std::string name = shown(key);
+    // "fluid_pp(01)%gamma" would be stored apart from "fluid_pp(1)%gamma" and never read.
+    if (canonical_key(shape) != key) {
+      throw case_error(origin + ": parameter '" + name +
+                       "': an index is written as MFC writes it, '" + shown(canonical_key(shape)) +
+                       "'");
+    }
+    spec  = find_spec(shape.shape);
+    known = spec == nullptr ? find_mfc_key(shape.shape) : nullptr;
+    if (spec == nullptr && known == nullptr) {
+      throw case_error(origin + ": parameter '" + name +
+                       "' is not one of MFC's parameters (misspelt? loopnest-mfc "
+                       "--list-parameters lists them)");
+    }
+    if (refusing && known != nullptr && known->role == key_role::refused) {
+      throw case_error(origin + ": parameter '" + name + "' is not implemented by this port (" +
+                       known->why + ")");
+    }
+  }
+
+  // Whether a string value is a number in quotes ("dt": "1e-3").
+  static bool is_quoted_number(const std::string& text, const std::string& origin) {
+    try {
+      return parse_json(text, origin).type == json_value::kind::number;
+    } catch (const json_error&) {
+      return false;  // not a number in any form
+    }
+  }
 };
 
 // Reads "key=value" as given to --override: T and F are logicals, a JSON number is a number, any
-// other text is a JSON value or else a string.
+// other text is a JSON value or else a string; "key=" removes the key.
 inline void apply_override(parameter_store& store, const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
@@ -350,6 +449,11 @@ inline void apply_override(parameter_store& store, const std::string& assignment
   }
   const std::string key  = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  // KEY= takes the key out of the case (load_case_object checks that the case has it).
+  if (text.empty()) {
+    store.erase(key, "--override " + shown(assignment));
+    return;
+  }
   json_value value;
   try {
     value = parse_json(text, "--override");

@@ -2,6 +2,7 @@
 // with one line naming it, and the checks that need the whole case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -108,12 +109,16 @@ TEST(mfc_case, reads_mfcs_3d_performance_test_once_its_boundaries_are_implemente
 }
 
 TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
-  EXPECT_EQ(error_of(shock_tube("", "\"wenoz_q\": 2")),
-            "case.json:2:3: parameter 'wenoz_q' is not implemented by this port "
-            "(loopnest-mfc --list-parameters lists those that are)");
   EXPECT_EQ(error_of(shock_tube("", "\"bubbles_euler\": \"T\"")),
-            "case.json:2:3: parameter 'bubbles_euler' is not implemented by this port "
-            "(loopnest-mfc --list-parameters lists those that are)");
+            "case.json:2:3: 'bubbles_euler' = T is not implemented by this port (Euler-Euler "
+            "bubbles; it accepts F, MFC's default)");
+  EXPECT_EQ(error_of(shock_tube("", "\"num_bc_patches\": 2")),
+            "case.json:2:3: 'num_bc_patches' = 2 is not implemented by this port "
+            "(boundary-condition patches; it accepts 0, MFC's default)");
+  EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(2)%alter_patch\": \"T\"")),
+            "case.json:2:3: parameter 'patch_icpp(2)%alter_patch' is not implemented by this "
+            "port (all of a patch's alter_patch(j) at once: write alter_patch(j) for each "
+            "earlier patch j)");
   EXPECT_EQ(error_of(shock_tube("", "\"teno\": \"T\"")),
             "case.json:2:3: 'teno' = T is not implemented by this port (it implements F: TENO "
             "weights)");
@@ -125,8 +130,130 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
             "implemented by this port (it implements 1 or 2 or 3 or 8 or 9: 1 line segment, 2 "
             "circle, 3 rectangle, 8 sphere, 9 cuboid)");
   EXPECT_EQ(error_of(shock_tube(), {"no_such=1"}),
-            "--override no_such=1: parameter 'no_such' is not implemented by this port "
-            "(loopnest-mfc --list-parameters lists those that are)");
+            "--override no_such=1: parameter 'no_such' is not one of MFC's parameters "
+            "(misspelt? loopnest-mfc --list-parameters lists them)");
+  EXPECT_EQ(error_of(shock_tube("", "\"rho_wrtt\": \"T\"")),
+            "case.json:2:3: parameter 'rho_wrtt' is not one of MFC's parameters (misspelt? "
+            "loopnest-mfc --list-parameters lists them)");
+}
+
+TEST(mfc_case, accepts_output_keys_and_features_left_off_without_effect) {
+  const std::string extra =
+      R"j("rho_wrt": "T", "omega_wrt(3)": "T", "schlieren_alpha(1)": 0.4, "fd_order": 2, )j"
+      R"("t_step_print": 10, "probe_wrt": "T", "probe(1)%x": 0.5, "viscous": "F", )"
+      R"j("num_bc_patches": 0, "fluid_pp(1)%Re(1)": 1e3, "case_dir": "/tmp", "wenoz_q": 2.0)j";
+  const case_config c = read_text(shock_tube("", extra));
+  EXPECT_EQ(c.without_effect,
+            (std::vector<std::string>{"case_dir", "fd_order", "fluid_pp(1)%Re(1)", "num_bc_patches",
+                                      "omega_wrt(3)", "probe(1)%x", "probe_wrt", "rho_wrt",
+                                      "schlieren_alpha(1)", "t_step_print", "viscous", "wenoz_q"}));
+  // Nothing of what the run reads changed.
+  const case_config plain = read_text(shock_tube());
+  EXPECT_TRUE(plain.without_effect.empty());
+  EXPECT_EQ(c.dt, plain.dt);
+  EXPECT_EQ(c.t_step_save, plain.t_step_save);
+  EXPECT_EQ(c.fluids[0].gamma, plain.fluids[0].gamma);
+  // They are typed as in MFC's toolchain, and replaced by an override like any other key.
+  EXPECT_EQ(error_of(shock_tube("", R"("rho_wrt": 1)")),
+            "case.json:2:3: 'rho_wrt' = 1 is not a logical ('T' or 'F')");
+  EXPECT_EQ(error_of(shock_tube("", R"("case_dir": 3)")),
+            "case.json:2:3: 'case_dir' = 3 is not a string");
+  EXPECT_EQ(error_of(shock_tube("", R"("fd_order": 2.5)")),
+            "case.json:2:3: 'fd_order' = 2.5 is not an integer");
+  EXPECT_EQ(error_of(shock_tube("", R"("viscous": "F")"), {"viscous=T"}),
+            "--override viscous=T: 'viscous' = T is not implemented by this port (viscosity; it "
+            "accepts F, MFC's default)");
+}
+
+TEST(mfc_case, every_key_listed_once_and_every_enum_name_of_an_integer_key) {
+  std::vector<std::string> shapes;
+  for (const loopnest_mfc::parameter_spec& spec : loopnest_mfc::supported_parameters) {
+    shapes.emplace_back(spec.shape);
+  }
+  for (const loopnest_mfc::mfc_key& key : loopnest_mfc::mfc_case_keys) {
+    shapes.emplace_back(key.shape);
+  }
+  std::sort(shapes.begin(), shapes.end());
+  EXPECT_EQ(std::adjacent_find(shapes.begin(), shapes.end()), shapes.end())
+      << "a key is listed twice: it would be read as the first only";
+  for (const loopnest_mfc::enum_name& e : loopnest_mfc::mfc_enum_names) {
+    const loopnest_mfc::parameter_spec* spec = loopnest_mfc::find_spec(e.shape);
+    const loopnest_mfc::mfc_key* key         = loopnest_mfc::find_mfc_key(e.shape);
+    EXPECT_TRUE((spec != nullptr && spec->type == loopnest_mfc::value_type::integer) ||
+                (key != nullptr && key->type == loopnest_mfc::value_type::integer))
+        << e.shape << " has names but is no integer key";
+  }
+}
+
+TEST(mfc_case, reads_enumerations_by_the_names_mfcs_toolchain_writes) {
+  const std::string named =
+      R"("model_eqns": "5eq", "riemann_solver": "hllc", "time_stepper": "rk3", )"
+      R"("wave_speeds": "direct", "avg_state": "arithmetic", "format": "silo", )"
+      R"("precision": "single", "recon_type": "weno", "fluid_pp(1)%eos": "stiffened_gas", )"
+      R"("muscl_lim": "minmod")";
+  const std::string drop[] = {"model_eqns", "riemann_solver", "time_stepper", "wave_speeds",
+                              "avg_state",  "format",         "precision"};
+  std::string text         = shock_tube();
+  for (const std::string& key : drop) {
+    std::istringstream in(text);
+    std::string kept;
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("\"" + key + "\"") == std::string::npos) {
+        kept += line + "\n";
+      }
+    }
+    text = kept;
+  }
+  std::string with_names;
+  {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+      with_names += line + "\n";
+      if (line == "{") {
+        with_names += "  " + named + ",\n";
+      }
+    }
+  }
+  const case_config c = read_text(with_names);
+  EXPECT_EQ(c.precision, 1);
+  EXPECT_EQ(c.without_effect, std::vector<std::string>{"muscl_lim"});
+  EXPECT_EQ(read_text(shock_tube(), {"model_eqns=5eq", "precision=single"}).precision, 1);
+  EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=hlc"}),
+            "--override riemann_solver=hlc: 'riemann_solver' = 'hlc' is not one of MFC's names "
+            "for it (hll = 1, hllc = 2, hlld = 4, lax_friedrichs = 5)");
+  EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=hll"}),
+            "--override riemann_solver=hll: 'riemann_solver' = 'hll' (1) is not implemented by "
+            "this port (it implements 2: HLLC)");
+  EXPECT_EQ(error_of(shock_tube("", R"("fluid_pp(1)%eos": "jwl")")),
+            "case.json:2:3: 'fluid_pp(1)%eos' = 'jwl' (4) is not implemented by this port (it "
+            "implements 1: stiffened gas)");
+  EXPECT_EQ(error_of(shock_tube("", R"("fluid_pp(1)%eos": "Stiffened_gas")")),
+            "case.json:2:3: 'fluid_pp(1)%eos' = 'Stiffened_gas' is not one of MFC's names for it "
+            "(stiffened_gas = 1, ideal_gas = 2, mie_gruneisen = 3, jwl = 4, vinet = 5)");
+  // A number in quotes is still said to be one; a key without names keeps the type's message.
+  EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=\"2\""}),
+            "--override riemann_solver=\"2\": 'riemann_solver' = '2' is a string, not an "
+            "integer: write the number without quotes");
+  EXPECT_EQ(error_of(shock_tube(), {"weno_order=five"}),
+            "--override weno_order=five: 'weno_order' = 'five' is not an integer");
+}
+
+TEST(mfc_case, an_override_without_a_value_takes_the_key_out_of_the_case) {
+  const std::string refused = shock_tube("", R"("bubbles_euler": "T", "rho_wrt": "T")");
+  const case_config c       = read_text(refused, {"bubbles_euler=", "rho_wrt="});
+  EXPECT_TRUE(c.without_effect.empty());
+  EXPECT_EQ(c.dt, read_text(shock_tube()).dt);
+  EXPECT_EQ(error_of(shock_tube(), {"dt="}), "case.json: required parameter 'dt' is missing");
+  EXPECT_EQ(error_of(shock_tube(), {"rho_wrt="}),
+            "--override rho_wrt=: case.json has no 'rho_wrt' to take away");
+  EXPECT_EQ(error_of(refused, {"bubbles_euler=", "rho_wrt=", "dtt="}),
+            "--override dtt=: case.json has no 'dtt' to take away");
+  EXPECT_EQ(refusal_of([&] {
+              loopnest_mfc::parameter_store store;
+              loopnest_mfc::apply_override(store, "dtt=");
+            }),
+            "--override dtt=: parameter 'dtt' is not one of MFC's parameters (misspelt? "
+            "loopnest-mfc --list-parameters lists them)");
 }
 
 std::string read_case_error(const std::string& path) {
@@ -228,7 +355,7 @@ TEST(mfc_case, reports_every_refused_key_and_override_at_once) {
   const std::string path =
       written_case("loopnest_mfc_keys.json", shock_tube("", R"("foo": 1, "bar": 2)"));
   const std::string not_implemented =
-      "' is not implemented by this port (loopnest-mfc --list-parameters lists those that are)";
+      "' is not one of MFC's parameters (misspelt? loopnest-mfc --list-parameters lists them)";
   EXPECT_EQ(refusal_of([&] {
               loopnest_mfc::read_case(path, {"baz=3", "dt=0.5"});
             }),
