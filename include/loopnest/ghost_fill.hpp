@@ -80,8 +80,8 @@ struct ghost_fill_body {
   }
 };
 
-// Every face of `rules` that fill_ghosts would touch on `axes` of the grid, checked: nothing is
-// launched unless all are right.
+// The rules of axes first_axis to last_axis checked against the grid (every face's rule and the
+// span are valid values whatever the axes): nothing is launched unless all are right.
 inline void check_ghost_rules(const char* where, const grid_shape& grid, const ghost_rules& rules,
                               int first_axis, int last_axis) {
   for (int a = 0; a < 3; ++a) {
@@ -126,8 +126,7 @@ template <class Schedule, int Axis, class ExecutionSpace, class T, class Layout,
 void fill_ghosts_along(const ExecutionSpace& exec, const field_set<T, Layout, MemorySpace>& fields,
                        const ghost_rules& rules, const char* label) {
   const ghost_rule below = rules.face[Axis][0], above = rules.face[Axis][1];
-  if (Axis >= fields.dims() || fields.ghost() == 0 ||
-      (below == ghost_rule::none && above == ghost_rule::none)) {
+  if (fields.ghost() == 0 || (below == ghost_rule::none && above == ghost_rule::none)) {
     return;
   }
   const int ghost   = fields.ghost();
