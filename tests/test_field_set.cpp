@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "test_errors.hpp"
 #include "test_spaces.hpp"
@@ -109,6 +111,80 @@ TYPED_TEST(field_set, bad_shapes_are_refused) {
                   "interior[0] = 4 with ghost = 2147483647 on both sides exceeds 2^31 - 1");
   expect_mentions(error_of([] { set("f", 1, {INT_MAX - 1}, 1); }),
                   "interior[0] = 2147483646 with ghost = 1 on both sides exceeds 2^31 - 1");
+}
+
+std::string text(const loopnest::box<3>& b) {
+  std::string s;
+  for (int d = 0; d < 3; ++d) {
+    s += "[" + std::to_string(b.lower(d)) + ", " + std::to_string(b.upper(d)) + ")";
+  }
+  return s;
+}
+
+TEST(grid_shape, ghost_boxes_of_each_face) {
+  using loopnest::ghost_span;
+  const loopnest::grid_shape g("g", 1, {5, 4, 3}, 2);
+  EXPECT_EQ(text(g.ghost_box(0, 0)), "[-2, 0)[0, 4)[0, 3)");
+  EXPECT_EQ(text(g.ghost_box(0, 1)), "[5, 7)[0, 4)[0, 3)");
+  EXPECT_EQ(text(g.ghost_box(1, 1)), "[-2, 7)[4, 6)[0, 3)") << "spans x's ghosts";
+  EXPECT_EQ(text(g.ghost_box(2, 0)), "[-2, 7)[-2, 6)[-2, 0)") << "spans x's and y's ghosts";
+  EXPECT_EQ(text(g.ghost_box(1, 0, ghost_span::face)), "[0, 5)[-2, 0)[0, 3)");
+  EXPECT_EQ(text(g.ghost_box(2, 1, ghost_span::face)), "[0, 5)[0, 4)[3, 5)");
+  // The cells a periodic axis copies in: the outermost layers on the other side.
+  EXPECT_EQ(text(g.ghost_source_box(0, 0)), "[3, 5)[0, 4)[0, 3)");
+  EXPECT_EQ(text(g.ghost_source_box(0, 1)), "[0, 2)[0, 4)[0, 3)");
+  EXPECT_EQ(text(g.ghost_source_box(2, 0)), "[-2, 7)[-2, 6)[1, 3)");
+  EXPECT_EQ(text(g.ghost_source_box(1, 1, ghost_span::face)), "[0, 5)[0, 2)[0, 3)");
+  // Inactive axes keep their one cell.
+  const loopnest::grid_shape flat("flat", 1, {6, 3}, 1);
+  EXPECT_EQ(text(flat.ghost_box(1, 0)), "[-1, 7)[-1, 0)[0, 1)");
+  EXPECT_TRUE(loopnest::grid_shape("none", 1, {4}, 0).ghost_box(0, 1).empty());
+}
+
+// With corners, the slabs of every face and the interior tile the grid: each cell lies in
+// exactly one; with faces only, the edges and corners are in none.
+TEST(grid_shape, ghost_boxes_with_corners_tile_the_grid) {
+  for (const auto span : {loopnest::ghost_span::with_corners, loopnest::ghost_span::face}) {
+    const loopnest::grid_shape g("g", 1, {4, 3, 2}, 2);
+    const auto all = g.with_ghosts();
+    std::vector<int> count(static_cast<std::size_t>(all.size()), 0);
+    const auto mark = [&](const loopnest::box<3>& b) {
+      for (int k = b.lower(2); k < b.upper(2); ++k) {
+        for (int j = b.lower(1); j < b.upper(1); ++j) {
+          for (int i = b.lower(0); i < b.upper(0); ++i) {
+            ++count[static_cast<std::size_t>(
+                (i - all.lower(0)) +
+                all.extent(0) * ((j - all.lower(1)) + all.extent(1) * (k - all.lower(2))))];
+          }
+        }
+      }
+    };
+    mark(g.interior());
+    for (int axis = 0; axis < 3; ++axis) {
+      mark(g.ghost_box(axis, 0, span));
+      mark(g.ghost_box(axis, 1, span));
+    }
+    int once = 0, more = 0;
+    for (const int c : count) {
+      once += c == 1;
+      more += c > 1;
+    }
+    EXPECT_EQ(more, 0);
+    const auto faces_only = g.interior().size() + 2 * 2 * (3 * 2 + 4 * 2 + 4 * 3);
+    EXPECT_EQ(once, span == loopnest::ghost_span::face ? faces_only : all.size());
+  }
+}
+
+TEST(grid_shape, bad_faces_are_refused) {
+  const loopnest::grid_shape g("g", 1, {5, 1}, 2);
+  expect_mentions(error_of([&] { g.ghost_box(2, 0); }),
+                  "loopnest::grid_shape::ghost_box: axis = 2 but the grid has 2 dimensions");
+  expect_mentions(error_of([&] { g.ghost_box(-1, 0); }), "axis = -1");
+  expect_mentions(error_of([&] { g.ghost_source_box(0, 2); }),
+                  "loopnest::grid_shape::ghost_source_box: side = 2 but a face is side 0");
+  expect_mentions(error_of([&] { g.ghost_source_box(1, 0); }),
+                  "interior[1] = 1 is below ghost = 2");
+  EXPECT_EQ(g.ghost_box(1, 0).size(), 9 * 2) << "a thin axis still has its ghosts";
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <loopnest/box.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
+#include <loopnest/ghost_fill.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -332,38 +333,6 @@ struct rk_update {
   }
 };
 
-// Boundary conditions -1, -2, -3 of direction D on the primitive variables: index g of the box
-// along D runs over the `ghost` layers below the domain, then those above.
-template <class T, int D>
-struct fill_ghosts {
-  loopnest::field_set_ref<T> prim;
-  int m, ghost, bc_beg, bc_end, normal_momentum;
-
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v) const {
-    const int g     = along<D>(i, j, k);
-    const bool low  = g < ghost;
-    const int layer = low ? g : g - ghost;  // MFC's j - 1
-    const int bc    = low ? bc_beg : bc_end;
-    if (bc >= 0) {
-      return;  // a neighbouring rank's cells, filled by the halo exchange
-    }
-    int to = low ? -1 - layer : m + 1 + layer;
-    int from;
-    if (bc == -1) {
-      from = low ? m - layer : layer;
-    } else if (bc == -2) {
-      from = low ? layer : m - layer;
-    } else {
-      from = low ? 0 : m;
-    }
-    int a = i, b = j, c = k;
-    (D == 0 ? a : D == 1 ? b : c) = from;
-    (D == 0 ? i : D == 1 ? j : k) = to;
-    const T value                 = prim.load(v, a, b, c);
-    prim(v, i, j, k)              = (bc == -2 && v == normal_momentum) ? -value : value;
-  }
-};
-
 }  // namespace detail
 
 // Launch bounds of the loops whose bodies need more registers than loopnest's default for CUDA
@@ -628,34 +597,33 @@ class five_equation_solver {
     });
   }
 
+  // Boundary conditions -1, -2, -3 of direction d on the primitive variables (MFC's
+  // s_populate_variables_buffers): loopnest::fill_ghosts over the faces whose bc is not a
+  // neighbouring rank's. Faces only (the other axes over their interior): no WENO sweep reads an
+  // edge or corner, and the halo exchange, which fills the faces ranks share, runs after them.
   template <class Schedule>
   void fill_ghost_cells(int d) {
-    if (d == 0) {
-      fill_ghost_cells_along<Schedule, 0>();
-    } else if (d == 1) {
-      fill_ghost_cells_along<Schedule, 1>();
-    } else {
-      fill_ghost_cells_along<Schedule, 2>();
+    const axis_config& a = m_case.axis[d];
+    loopnest::ghost_rules rules;
+    rules.span               = loopnest::ghost_span::face;
+    rules.normal_variable[d] = equations_of(m_case).mom(d);
+    double cells             = 0.0;
+    const int bc[2]          = {a.bc_beg, a.bc_end};
+    for (int side = 0; side < 2; ++side) {
+      rules.face[d][side] = bc[side] >= 0    ? loopnest::ghost_rule::none
+                            : bc[side] == -1 ? loopnest::ghost_rule::periodic
+                            : bc[side] == -2 ? loopnest::ghost_rule::reflection
+                                             : loopnest::ghost_rule::extrapolation;
+      if (bc[side] < 0) {
+        cells += static_cast<double>(m_prim.ghost_box(d, side, rules.span).size());
+      }
     }
-  }
-
-  template <class Schedule, int D>
-  void fill_ghost_cells_along() {
-    const axis_config& a = m_case.axis[D];
-    if (a.bc_beg >= 0 && a.bc_end >= 0) {
+    if (cells == 0.0) {
       return;
     }
-    const detail::fill_ghosts<T, D> body{m_prim.ref(), a.cells_minus_one,
-                                         buff_size,    a.bc_beg,
-                                         a.bc_end,     equations_of(m_case).mom(D)};
-    int upper[3] = {m_case.m() + 1, m_case.n() + 1, m_case.p() + 1};
-    upper[D]     = 2 * buff_size;
-    const loopnest::box<3> layers({0, 0, 0}, {upper[0], upper[1], upper[2]});
-    const double bytes = 2.0 * static_cast<double>(layers.size()) * sys_size() * sizeof(T);
-    m_profile.run(m_exec, "boundaries", bytes, [&] {
-      loopnest::for_each_cell_var<Schedule>(m_exec, layers, sys_size(), body,
-                                            "loopnest_mfc::boundaries");
-    });
+    const double bytes = 2.0 * cells * sys_size() * sizeof(T);
+    m_profile.run(m_exec, "boundaries", bytes,
+                  [&] { loopnest::fill_ghosts<Schedule>(m_exec, m_prim, rules, d); });
   }
 
   template <class Schedule>

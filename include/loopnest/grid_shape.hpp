@@ -3,6 +3,7 @@
 #define LOOPNEST_GRID_SHAPE_HPP
 
 #include <loopnest/box.hpp>
+#include <loopnest/detail/error.hpp>
 
 #include <climits>
 #include <cstdint>
@@ -11,6 +12,16 @@
 #include <string>
 
 namespace loopnest {
+
+// Which cells of the other axes a ghost slab (grid_shape::ghost_box) spans.
+enum class ghost_span {
+  // Their interior only: the face's own ghosts, no edge or corner.
+  face,
+  // Also the ghosts of the axes before it (x's in a y slab, x's and y's in a z slab), as MFC's
+  // boundary loops run: slabs filled axis after axis, x first, cover every ghost cell, each edge
+  // and corner from cells the axes before it have filled.
+  with_corners
+};
 
 // nvar variables on an nx [x ny [x nz]] grid whose active dimensions carry `ghost` layers:
 // index d runs over [-ghost, n_d + ghost) when d is active and over [0, 1) when it is not (a 2D
@@ -60,12 +71,59 @@ class grid_shape {
     return {{m_lower[0], m_lower[1], m_lower[2]}, {m_upper[0], m_upper[1], m_upper[2]}};
   }
 
+  // The ghost slab of one face: all `ghost` layers below (side 0) or above (side 1) the interior
+  // along `axis`, across the other axes as `span` says. Empty when ghost is 0. Throws
+  // std::invalid_argument for an axis outside [0, dims()) or a side other than 0 or 1.
+  box<3> ghost_box(int axis, int side, ghost_span span = ghost_span::with_corners) const {
+    check_face("loopnest::grid_shape::ghost_box", axis, side);
+    return slab(axis, side == 0 ? -m_ghost : m_interior[axis], span);
+  }
+
+  // The interior cells a periodic axis copies into ghost_box(axis, side, span): the outermost
+  // `ghost` interior layers on the other side (what a neighbouring rank on `side` sends, its own
+  // outermost layers on side 1 - side). Throws std::invalid_argument as ghost_box does, and when
+  // the interior along `axis` is thinner than the ghost layers (they would reach the ghosts).
+  box<3> ghost_source_box(int axis, int side, ghost_span span = ghost_span::with_corners) const {
+    constexpr const char* where = "loopnest::grid_shape::ghost_source_box";
+    check_face(where, axis, side);
+    if (m_interior[axis] < m_ghost) {
+      Impl::throw_invalid_argument(
+          where, "interior[" + std::to_string(axis) + "] = " + std::to_string(m_interior[axis]) +
+                     " is below ghost = " + std::to_string(m_ghost) +
+                     ": the ghost layers would be copied from the ghosts on the other side");
+    }
+    return slab(axis, side == 0 ? m_interior[axis] - m_ghost : 0, span);
+  }
+
  private:
   static void check(const char* owner, const char* name, int value, int least) {
     if (value < least) {
       throw std::invalid_argument(std::string(owner) + ": " + name + " = " + std::to_string(value) +
                                   " but it must be at least " + std::to_string(least));
     }
+  }
+
+  void check_face(const char* where, int axis, int side) const {
+    if (axis < 0 || axis >= m_dims) {
+      Impl::throw_invalid_argument(where, "axis = " + std::to_string(axis) + " but the grid has " +
+                                              std::to_string(m_dims) +
+                                              " dimensions (0 = x, 1 = y, 2 = z)");
+    }
+    if (side != 0 && side != 1) {
+      Impl::throw_invalid_argument(
+          where, "side = " + std::to_string(side) + " but a face is side 0 (below) or 1 (above)");
+    }
+  }
+
+  // `ghost` layers along axis from `first`; the other axes as span says.
+  box<3> slab(int axis, int first, ghost_span span) const {
+    int lo[3], hi[3];
+    for (int e = 0; e < 3; ++e) {
+      const bool ghosts = span == ghost_span::with_corners && e < axis;
+      lo[e]             = e == axis ? first : ghosts ? m_lower[e] : 0;
+      hi[e]             = e == axis ? first + m_ghost : ghosts ? m_upper[e] : m_interior[e];
+    }
+    return {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
   }
 
   int m_nvar, m_ghost, m_dims;

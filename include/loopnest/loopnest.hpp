@@ -8,6 +8,7 @@
 #include <loopnest/box.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
+#include <loopnest/ghost_fill.hpp>
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/packed_fields.hpp>

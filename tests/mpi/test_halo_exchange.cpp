@@ -5,6 +5,7 @@
 
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
+#include <loopnest/ghost_fill.hpp>
 #include <loopnest/mpi/cartesian_decomposition.hpp>
 #include <loopnest/mpi/halo_exchange.hpp>
 #include <loopnest/schedule.hpp>
@@ -316,6 +317,48 @@ TEST(halo_exchange, start_and_finish_split_an_exchange) {
   EXPECT_THROW(halo.finish(f), std::logic_error);
   std::string first;
   EXPECT_EQ(count_wrong_ghosts(d, halo_region::faces, f, first), 0) << first;
+}
+
+// On a rank alone with every axis periodic, an exchange fills the slabs loopnest::fill_ghosts
+// fills (faces: ghost_span::face; edges and corners: with_corners, axis after axis) with the same
+// bits, and leaves the same cells poisoned.
+TEST(halo_exchange, on_one_periodic_rank_writes_what_fill_ghosts_writes) {
+  using fields = fields_type<Kokkos::LayoutLeft>;
+  for (const auto& c : grid_cases()) {
+    const std::vector<int> one(c.global.size(), 1);
+    const std::vector<bool> periodic(c.global.size(), true);
+    const cartesian_decomposition d(MPI_COMM_SELF, c.global, one, periodic);
+    for (const auto r : {halo_region::faces, halo_region::faces_edges_corners}) {
+      const auto exchanged = make_fields<Kokkos::LayoutLeft>(d, 2, c.ghost);
+      const auto filled    = make_fields<Kokkos::LayoutLeft>(d, 2, c.ghost);
+      const auto start     = [&](int v, const int* x) {
+        int g[3] = {};
+        return global_index(d, x, g) && x[0] == g[0] && x[1] == g[1] && x[2] == g[2] ? value(v, g)
+                                                                                         : poison;
+      };
+      fill_fields(exchanged, start);
+      fill_fields(filled, start);
+      loopnest::halo_exchange<loopnest::collapse3, fields>(exec_space(), d, exchanged,
+                                                           halo_transport::mpi_host, r)
+          .exchange(exchanged);
+      loopnest::ghost_rules rules;
+      for (int a = 0; a < d.dims(); ++a) {
+        rules.face[a][0] = rules.face[a][1] = loopnest::ghost_rule::periodic;
+      }
+      rules.span =
+          r == halo_region::faces ? loopnest::ghost_span::face : loopnest::ghost_span::with_corners;
+      loopnest::fill_ghosts<loopnest::flat>(exec_space(), filled, rules);
+      long wrong = 0;
+      for (int v = 0; v < 2; ++v) {
+        const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), exchanged.field(v));
+        const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), filled.field(v));
+        for (std::size_t n = 0; n < a.size(); ++n) {
+          wrong += std::memcmp(a.data() + n, b.data() + n, sizeof(double)) != 0;
+        }
+      }
+      EXPECT_EQ(wrong, 0) << describe(c, r, halo_transport::mpi_host);
+    }
+  }
 }
 
 TEST(halo_exchange, refuses_a_block_thinner_than_the_ghost_depth) {

@@ -52,8 +52,8 @@ inline int fastest_axis(const std::ptrdiff_t (&stride)[3], int dims) {
   return fastest;
 }
 
-// What an exchange needs to know of the fields it moves: their shape, their stride-1 axis and a
-// reference kernels can capture.
+// What an exchange needs to know of the fields it moves: their shape (as a grid_shape too, whose
+// ghost slabs the exchange fills), their stride-1 axis and a reference kernels can capture.
 template <class Fields>
 struct halo_fields {
   static constexpr bool supported = false;
@@ -69,6 +69,7 @@ struct halo_fields<field_set<T, Layout, MemorySpace>> {
   static int ghost(const fields_type& f) { return f.ghost(); }
   static int dims(const fields_type& f) { return f.dims(); }
   static int interior(const fields_type& f, int d) { return f.interior_extent(d); }
+  static grid_shape shape(const fields_type& f) { return f; }
   static field_set_ref<T> ref(const fields_type& f) { return f.ref(); }
   static int fastest(const fields_type& f) {
     const auto r              = f.ref();
@@ -89,6 +90,9 @@ struct halo_fields<Kokkos::View<T**, Properties...>> {
   static int dims(const fields_type&) { return 2; }
   static int interior(const fields_type& f, int d) {
     return d < 2 ? static_cast<int>(f.extent(d)) - 2 : 1;
+  }
+  static grid_shape shape(const fields_type& f) {
+    return grid_shape("loopnest::halo_exchange", 1, {interior(f, 0), interior(f, 1)}, 1);
   }
   static halo_view_ref<T> ref(const fields_type& f) {
     const auto s0 = static_cast<std::ptrdiff_t>(f.stride(0));
@@ -161,7 +165,7 @@ class halo_exchange {
         "the fields (variables, ghost depth, dimensions, element type, layout) or the transport "
         "and region",
         signature);
-    m_plan = Impl::make_halo_plan(d, m_nvar, traits::ghost(fields), region);
+    m_plan = Impl::make_halo_plan(d, traits::shape(fields), region);
     Impl::throw_if_any_rank_failed(m_comm, check_sizes(where));
     Impl::throw_if_any_rank_failed(
         m_comm, Impl::halo_transport_error<ExecutionSpace>(transport, m_comm, where));

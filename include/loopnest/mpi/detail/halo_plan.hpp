@@ -5,6 +5,7 @@
 
 #include <loopnest/box.hpp>
 #include <loopnest/for_each.hpp>
+#include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/mpi/cartesian_decomposition.hpp>
 #include <loopnest/mpi/halo_transport.hpp>
@@ -47,12 +48,17 @@ struct halo_plan {
   std::int64_t total = 0;
 };
 
-// The plan for nvar variables of `ghost` layers around this rank's block of d. A face without a
+// The plan for the variables and ghost layers of `shape`, this rank's block of d. A face without a
 // neighbour (the edge of an axis that does not wrap) is left out: its ghosts stay as they are.
-inline halo_plan make_halo_plan(const cartesian_decomposition& d, int nvar, int ghost,
+// Each face receives into its ghost slab (grid_shape::ghost_box) and sends the cells a periodic
+// fill would copy into the neighbour's slab facing it (grid_shape::ghost_source_box), across the
+// other axes as the region says: their interior (faces), or with edges and corners the ghosts of
+// the axes exchanged before.
+inline halo_plan make_halo_plan(const cartesian_decomposition& d, const grid_shape& shape,
                                 halo_region region) {
   halo_plan plan;
-  const bool by_axis = region == halo_region::faces_edges_corners;
+  const bool by_axis    = region == halo_region::faces_edges_corners;
+  const ghost_span span = by_axis ? ghost_span::with_corners : ghost_span::face;
   for (int axis = 0; axis < d.dims(); ++axis) {
     if (by_axis || plan.phases.empty()) {
       plan.phases.emplace_back();
@@ -64,27 +70,18 @@ inline halo_plan make_halo_plan(const cartesian_decomposition& d, int nvar, int 
       f.axis = axis;
       f.side = side;
       f.peer = d.neighbour(axis, side);
-      if (f.peer == MPI_PROC_NULL || ghost == 0) {
+      if (f.peer == MPI_PROC_NULL || shape.ghost() == 0) {
         continue;
       }
-      f.cells = 1;
+      const box<3> recv = shape.ghost_box(axis, side, span);
+      const box<3> send = shape.ghost_source_box(axis, 1 - side, span);
       for (int e = 0; e < 3; ++e) {
-        const int n = e < d.dims() ? d.local_extent(e) : 1;
-        if (e == axis) {
-          f.send_lo[e] = side == 0 ? 0 : n - ghost;
-          f.recv_lo[e] = side == 0 ? -ghost : n;
-          f.extent[e]  = ghost;
-        } else if (by_axis && e < axis) {
-          // The ghosts of the axes already exchanged travel along: they fill edges and corners.
-          f.send_lo[e] = f.recv_lo[e] = -ghost;
-          f.extent[e]                 = n + 2 * ghost;
-        } else {
-          f.send_lo[e] = f.recv_lo[e] = 0;
-          f.extent[e]                 = n;
-        }
-        f.cells *= f.extent[e];
+        f.send_lo[e] = send.lower(e);
+        f.recv_lo[e] = recv.lower(e);
+        f.extent[e]  = recv.extent(e);
       }
-      f.elements = f.cells * nvar;
+      f.cells    = recv.size();
+      f.elements = f.cells * shape.nvar();
       f.offset   = plan.total;
       plan.total += f.elements;
       phase.faces.push_back(f);
