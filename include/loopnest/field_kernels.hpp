@@ -120,8 +120,8 @@ void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const
       span_copy_cells<Schedule>(exec, cells, nvar, dst, src, label)) {
     return;
   }
-  launch_cell_var<Schedule>(exec, cells, nvar, no_cell_value{}, copy_body<Dst, Src>{dst, src},
-                            label, tile{}, rows);
+  launch_cell_var<Schedule>(exec, cells, var_range{0, nvar}, no_cell_value{},
+                            copy_body<Dst, Src>{dst, src}, label, tile{}, rows);
 }
 
 // Launch bounds of flux_difference under a schedule with default_bounds. Its body keeps two or
@@ -189,7 +189,7 @@ void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
                            const field_set_ref<T>& r, const field_set_ref<T>& f, const InvD& inv_d,
                            const char* label, const row_phase& rows) {
   launch_cell_var<Schedule>(
-      exec, interior, r.nvar,
+      exec, interior, var_range{0, r.nvar},
       KOKKOS_LAMBDA(int i, int j, int k) {
         return T(inv_d(Direction == 0 ? i : Direction == 1 ? j : k));
       },
