@@ -130,6 +130,15 @@ class field_set : public grid_shape {
   Kokkos::View<const Impl::field_pointer<T>*, MemorySpace> m_table;
 };
 
+namespace Impl {
+template <class F>
+struct is_field_set : std::false_type {};
+template <class T, class Layout, class MemorySpace>
+struct is_field_set<field_set<T, Layout, MemorySpace>> : std::true_type {};
+template <class F>
+constexpr bool is_field_set_v = is_field_set<F>::value;
+}  // namespace Impl
+
 }  // namespace loopnest
 
 #endif
