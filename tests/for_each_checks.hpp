@@ -50,19 +50,20 @@ visit_counts<ExecutionSpace> make_counts(const loopnest::box<Rank>& b, int nv) {
           Kokkos::View<int*, typename ExecutionSpace::memory_space>("escaped", 1)};
 }
 
-// Whether every (cell, variable) of b was visited once and nothing else was.
+// Whether every (cell, variable) of b, variables from first_var on, was visited once and nothing
+// else was.
 template <class ExecutionSpace, int Rank>
 bool expect_visited_once(const visit_counts<ExecutionSpace>& visits, const loopnest::box<Rank>& b,
-                         const std::string& what) {
+                         const std::string& what, int first_var = 0) {
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits.counts);
   int wrong    = 0;
   for (int v = 0; v < static_cast<int>(h.extent(3)); ++v) {
     for (int k = 0; k < static_cast<int>(h.extent(2)); ++k) {
       for (int j = 0; j < static_cast<int>(h.extent(1)); ++j) {
         for (int i = 0; i < static_cast<int>(h.extent(0)); ++i) {
-          const bool inside = i >= margin && i < margin + b.extent(0) && j >= margin &&
-                              j < margin + b.extent(1) &&
-                              (Rank == 2 || (k >= margin && k < margin + b.extent(2)));
+          const bool inside =
+              i >= margin && i < margin + b.extent(0) && j >= margin && j < margin + b.extent(1) &&
+              (Rank == 2 || (k >= margin && k < margin + b.extent(2))) && v >= first_var;
           wrong += h(i, j, k, v) != (inside ? 1 : 0);
         }
       }
@@ -103,12 +104,26 @@ struct count_body {
   }
 };
 
+// The variables of for_each_cell_var's argument: an nvar, or a var_range.
+inline loopnest::var_range vars_of(int nvar) {
+  return {0, nvar};
+}
+inline loopnest::var_range vars_of(const loopnest::var_range& vars) {
+  return vars;
+}
+inline std::string describe_vars(int nvar) {
+  return "nvar " + std::to_string(nvar);
+}
+inline std::string describe_vars(const loopnest::var_range& vars) {
+  return "vars [" + std::to_string(vars.first) + ", " + std::to_string(vars.last) + ")";
+}
+
 // Each cell once under for_each_cell (with cell_tile), each (cell, variable) pair once under
-// for_each_cell_var for every variable count in nvars (with var_tile); whether all were. A tile
-// must be the default for schedules that take none.
-template <class Schedule, class ExecutionSpace, int Rank>
+// for_each_cell_var for every variable count or var_range in nvars (with var_tile); whether all
+// were. A tile must be the default for schedules that take none.
+template <class Schedule, class ExecutionSpace, int Rank, class Vars = int>
 bool count_visits(const ExecutionSpace& exec, const loopnest::box<Rank>& b,
-                  const std::vector<int>& nvars, const loopnest::tile& cell_tile = {},
+                  const std::vector<Vars>& nvars, const loopnest::tile& cell_tile = {},
                   const loopnest::tile& var_tile = {}) {
   const int lo0 = b.lower(0) - margin, lo1 = b.lower(1) - margin;
   const int lo2    = b.lower(Rank - 1) - margin;  // unused for a 2D box
@@ -118,16 +133,16 @@ bool count_visits(const ExecutionSpace& exec, const loopnest::box<Rank>& b,
   exec.fence();
   bool all = expect_visited_once<ExecutionSpace, Rank>(
       cells, b, describe<Schedule>("for_each_cell", Rank, cell_tile));
-  for (const int nv : nvars) {
-    const auto pairs = make_counts<ExecutionSpace>(b, nv);
+  for (const Vars& nv : nvars) {
+    const auto pairs = make_counts<ExecutionSpace>(b, vars_of(nv).last);
     loopnest::for_each_cell_var<Schedule>(exec, b, nv,
                                           count_body<ExecutionSpace, Rank>{pairs, lo0, lo1, lo2},
                                           "count_pairs", var_tile);
     exec.fence();
     all = expect_visited_once<ExecutionSpace, Rank>(
               pairs, b,
-              describe<Schedule>("for_each_cell_var, nvar " + std::to_string(nv) + ",", Rank,
-                                 var_tile)) &&
+              describe<Schedule>("for_each_cell_var, " + describe_vars(nv) + ",", Rank, var_tile),
+              vars_of(nv).first) &&
           all;
   }
   return all;
@@ -158,11 +173,14 @@ struct bit_fixture {
   int o0, o1, o2;
 };
 
-// Random input and coefficients, output poisoned, and the reference from a plain host loop:
-// the body on the box, poison on the ghost layer.
+// Random input and coefficients for variables [0, vars.last), output poisoned, and the reference
+// from a plain host loop: the body on the box for the variables of vars, poison on the ghost
+// layer and on the variables below vars.first.
 template <class T, class Layout, class ExecutionSpace, int Rank>
-bit_fixture<T, Layout, ExecutionSpace> make_fixture(const loopnest::box<Rank>& b, int nvar,
+bit_fixture<T, Layout, ExecutionSpace> make_fixture(const loopnest::box<Rank>& b,
+                                                    const loopnest::var_range& vars,
                                                     unsigned seed) {
+  const int nvar         = vars.last;
   constexpr bool three_d = Rank == 3;
   constexpr int g        = stencil_ghost;
   const int g2           = three_d ? g : 0;
@@ -190,7 +208,7 @@ bit_fixture<T, Layout, ExecutionSpace> make_fixture(const loopnest::box<Rank>& b
   // Its own allocation: on a host backend a mirror view would be w itself.
   fx.reference = Kokkos::create_mirror(fx.w);
   Kokkos::deep_copy(fx.reference, poison<T>);
-  for (int v = 0; v < nvar; ++v) {
+  for (int v = vars.first; v < vars.last; ++v) {
     for (int k = g2; k < n2 + g2; ++k) {
       for (int j = g; j < n1 + g; ++j) {
         for (int i = g; i < n0 + g; ++i) {
@@ -238,20 +256,21 @@ struct stencil_body {
   }
 };
 
-// The body under Schedule (with an explicit tile, or loopnest's) over any box, against the
-// host loop.
-template <class Schedule, class T, class ExecutionSpace, int Rank>
-void bit_identical(const ExecutionSpace& exec, const loopnest::box<Rank>& b, int nvar,
+// The body under Schedule (with an explicit tile, or loopnest's) over any box, for nvar variables
+// or a var_range, against the host loop.
+template <class Schedule, class T, class ExecutionSpace, int Rank, class Vars>
+void bit_identical(const ExecutionSpace& exec, const loopnest::box<Rank>& b, const Vars& nvar,
                    unsigned seed, const loopnest::tile& t = {}) {
   using layout  = typename Schedule::layout;
   using space   = typename ExecutionSpace::memory_space;
-  const auto fx = make_fixture<T, layout, ExecutionSpace>(b, nvar, seed);
+  const auto fx = make_fixture<T, layout, ExecutionSpace>(b, vars_of(nvar), seed);
   loopnest::for_each_cell_var<Schedule>(
       exec, b, nvar, stencil_body<T, layout, space>{fx.u, fx.w, fx.coef, fx.o0, fx.o1, fx.o2},
       "bit_identical", t);
   exec.fence();
-  expect_bitwise_equal(
-      fx, describe<Schedule>(std::to_string(Rank) + "D seed " + std::to_string(seed), Rank, t));
+  expect_bitwise_equal(fx, describe<Schedule>(std::to_string(Rank) + "D " + describe_vars(nvar) +
+                                                  " seed " + std::to_string(seed),
+                                              Rank, t));
 }
 
 // The same body as a cell loop: each cell runs every variable in turn.
@@ -279,7 +298,7 @@ void bit_identical_cells(const ExecutionSpace& exec, const loopnest::box<Rank>& 
   using layout  = typename Schedule::layout;
   using space   = typename ExecutionSpace::memory_space;
   using body    = stencil_body<T, layout, space>;
-  const auto fx = make_fixture<T, layout, ExecutionSpace>(b, nvar, seed);
+  const auto fx = make_fixture<T, layout, ExecutionSpace>(b, vars_of(nvar), seed);
   loopnest::for_each_cell<Schedule>(
       exec, b, cell_loop_body<body>{body{fx.u, fx.w, fx.coef, fx.o0, fx.o1, fx.o2}, nvar},
       "bit_identical_cells");

@@ -187,4 +187,47 @@ TEST(grid_shape, bad_faces_are_refused) {
   EXPECT_EQ(g.ghost_box(1, 0).size(), 9 * 2) << "a thin axis still has its ghosts";
 }
 
+// What a kernel captures stays 48 bytes (field_set.hpp), unless the bounds are carried for
+// KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK (test_field_bounds_check.cpp).
+#if !defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+TEST(field_set_ref, is_48_bytes_whatever_nvar_is) {
+  EXPECT_EQ(sizeof(loopnest::field_set_ref<double>), 48u);
+  EXPECT_EQ(sizeof(loopnest::field_set_ref<float>), 48u);
+  EXPECT_EQ(sizeof(loopnest::packed_fields_ref<double>), 48u);
+}
+#endif
+
+TYPED_TEST(field_set, a_box_past_the_ghosts_is_refused_naming_both) {
+  using set = loopnest::field_set<double, Kokkos::LayoutLeft, typename TypeParam::memory_space>;
+  const set f("f", 2, {6, 5, 4}, 2);
+  EXPECT_EQ(error_of([&] { loopnest::check_box_fits("here", f, f.with_ghosts()); }),
+            "no exception");
+  EXPECT_EQ(error_of([&] { loopnest::check_box_fits("here", f, f.interior()); }), "no exception");
+  EXPECT_EQ(error_of([&] {
+              loopnest::check_box_fits("here", f, loopnest::box<3>{{-9, 0, 0}, {-9, 3, 3}});
+            }),
+            "no exception")
+      << "an empty box touches nothing";
+  EXPECT_EQ(error_of([&] {
+              loopnest::check_box_fits("loopnest::k", f, loopnest::box<3>{{-2, -3, 0}, {8, 7, 6}});
+            }),
+            "loopnest::k: the box [-2, 8) x [-3, 7) x [0, 6) does not fit the index space with "
+            "ghosts [-2, 8) x [-2, 7) x [-2, 6) (dimension 1)");
+  expect_mentions(error_of([&] {
+                    loopnest::check_box_fits("here", f, loopnest::box<3>{{0, 0, 0}, {9, 1, 1}});
+                  }),
+                  "(dimension 0)");
+  expect_mentions(error_of([&] {
+                    loopnest::check_box_fits("here", f, loopnest::box<3>{{0, 0, -3}, {1, 1, 1}});
+                  }),
+                  "(dimension 2)");
+  // A 2D grid has k = 0 only.
+  const set two("two", 1, {6, 5}, 1);
+  expect_mentions(error_of([&] {
+                    loopnest::check_box_fits("here", two, loopnest::box<3>{{0, 0, 0}, {6, 5, 2}});
+                  }),
+                  "the box [0, 6) x [0, 5) x [0, 2) does not fit the index space with ghosts "
+                  "[-1, 7) x [-1, 6) x [0, 1)");
+}
+
 }  // namespace

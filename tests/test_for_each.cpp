@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -68,6 +69,36 @@ TYPED_TEST(for_each, every_cell_and_variable_is_visited_exactly_once) {
   count_visits_all(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
+// Variable ranges [first, last): starting past 0 (the variables below must stay unvisited), on
+// both sides of the 4-way unrolling, one variable, and empty ones, which visit nothing.
+const std::vector<loopnest::var_range> visit_ranges = {{2, 5},  {4, 5}, {3, 10}, {1, 12},
+                                                       {7, 77}, {0, 0}, {3, 3}};
+
+template <class ExecutionSpace, class... Schedules>
+void count_range_visits_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
+  for (const loopnest::box<3>& b :
+       {loopnest::box<3>{{-3, -1, 2}, {4, 0, 7}}, loopnest::box<3>{{-4, -4, -4}, {13, 6, 3}}}) {
+    (count_visits<Schedules>(exec, b, visit_ranges), ...);
+  }
+  (count_visits<Schedules>(exec, loopnest::box<2>{{-4, -3}, {37, 6}}, visit_ranges), ...);
+}
+
+TYPED_TEST(for_each, every_cell_and_variable_of_a_range_is_visited_exactly_once) {
+  const TypeParam exec;
+  count_range_visits_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutLeft>*>(nullptr));
+  count_range_visits_all(exec, static_cast<schedules_for_layout<Kokkos::LayoutRight>*>(nullptr));
+  count_range_visits_all(exec, static_cast<bounded_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  count_range_visits_all(exec, static_cast<strip_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  count_range_visits_all(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
+  // Both of automatic's choices, and a tile with a size for the variable under collapse4.
+  const int big = 1 + static_cast<int>(loopnest::automatic_collapse4_below(exec) / 16);
+  count_visits<loopnest::automatic>(exec, loopnest::box<3>{{0, 0, 0}, {big, 4, 4}}, visit_ranges);
+  count_visits<loopnest::automatic>(exec, loopnest::box<3>{{0, 0, 0}, {2, 2, 2}}, visit_ranges);
+  count_visits<loopnest::collapse4>(exec, loopnest::box<3>{{-1, 0, 2}, {6, 3, 4}},
+                                    std::vector<loopnest::var_range>{{2, 9}}, {4, 2, 1},
+                                    {4, 2, 1, 2});
+}
+
 TYPED_TEST(for_each, automatic_runs_both_of_its_choices) {
   // A box large enough that automatic picks collapse3 on every backend, and one small enough
   // that it picks collapse4 wherever concurrency allows; both must still visit once.
@@ -89,7 +120,7 @@ void check_automatic_branch(const ExecutionSpace& exec, std::int64_t collapse4_b
   auto written = make_counts<ExecutionSpace>(b, nv);
   Kokkos::View<int*, typename ExecutionSpace::memory_space> calls("calls", 1);
   loopnest::Impl::launch_cell_var<loopnest::automatic>(
-      exec, b, nv,
+      exec, b, {0, nv},
       KOKKOS_LAMBDA(int, int, int) {
         Kokkos::atomic_add(&calls(0), 1);
         return 0;
@@ -118,14 +149,16 @@ TYPED_TEST(for_each, automatic_takes_the_branch_its_threshold_picks) {
 // loopnest::per_cell: the body gets p(cell) after the variable index; p runs once per cell under
 // collapse3 and flat, once per (cell, variable) under collapse4 and kokkos_default.
 
-template <class Schedule, class ExecutionSpace>
-void check_per_cell(const ExecutionSpace& exec, const loopnest::box<3>& b) {
-  using space   = typename ExecutionSpace::memory_space;
+template <class Schedule, class ExecutionSpace, class Vars = int>
+void check_per_cell(const ExecutionSpace& exec, const loopnest::box<3>& b,
+                    const Vars& vars = nvar) {
+  using space      = typename ExecutionSpace::memory_space;
+  const auto range = loopnest_test::vars_of(vars);
   const int lo0 = b.lower(0) - margin, lo1 = b.lower(1) - margin, lo2 = b.lower(2) - margin;
-  auto written = make_counts<ExecutionSpace>(b, nvar);
+  auto written = make_counts<ExecutionSpace>(b, range.last);
   Kokkos::View<int*, space> calls("calls", 1);
   loopnest::for_each_cell_var<Schedule>(
-      exec, b, nvar, loopnest::per_cell(KOKKOS_LAMBDA(int i, int j, int k) {
+      exec, b, vars, loopnest::per_cell(KOKKOS_LAMBDA(int i, int j, int k) {
         Kokkos::atomic_add(&calls(0), 1);
         return i + 100 * j + 10000 * k;
       }),
@@ -133,7 +166,9 @@ void check_per_cell(const ExecutionSpace& exec, const loopnest::box<3>& b) {
         written.hit(i - lo0, j - lo1, k - lo2, v, c == i + 100 * j + 10000 * k ? 1 : 1000);
       });
   exec.fence();
-  expect_visited_once<ExecutionSpace, 3>(written, b, describe<Schedule>("per_cell", 3));
+  expect_visited_once<ExecutionSpace, 3>(
+      written, b, describe<Schedule>("per_cell, " + loopnest_test::describe_vars(vars) + ",", 3),
+      range.first);
   int n = 0;
   Kokkos::deep_copy(n, Kokkos::subview(calls, 0));
   const bool per_pair =
@@ -141,13 +176,18 @@ void check_per_cell(const ExecutionSpace& exec, const loopnest::box<3>& b) {
       Schedule::kind == loopnest::schedule_kind::kokkos_default ||
       (Schedule::kind == loopnest::schedule_kind::automatic &&
        loopnest::automatic_choice(exec, b.size()) == loopnest::schedule_kind::collapse4);
-  EXPECT_EQ(n, b.size() * (per_pair ? nvar : 1)) << describe<Schedule>("per_cell calls", 3);
+  const int count = range.last - range.first;
+  EXPECT_EQ(n, count == 0 ? 0 : b.size() * (per_pair ? count : 1))
+      << describe<Schedule>("per_cell calls, " + loopnest_test::describe_vars(vars) + ",", 3);
 }
 
 template <class ExecutionSpace, class... Schedules>
 void check_per_cell_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
   for (const auto& b : boxes_3d()) {
     (check_per_cell<Schedules>(exec, b), ...);
+  }
+  for (const loopnest::var_range vars : {loopnest::var_range{2, 7}, loopnest::var_range{4, 4}}) {
+    (check_per_cell<Schedules>(exec, loopnest::box<3>{{-4, -4, -4}, {13, 6, 3}}, vars), ...);
   }
 }
 
@@ -454,7 +494,7 @@ void count_shifted_visits(const ExecutionSpace& exec, const loopnest::box<3>& b,
   for (const int nv : {1, 5}) {
     const auto pairs = make_counts<ExecutionSpace>(b, nv);
     loopnest::Impl::launch_cell_var<Schedule>(
-        exec, b, nv, loopnest::Impl::no_cell_value{},
+        exec, b, {0, nv}, loopnest::Impl::no_cell_value{},
         loopnest_test::count_body<ExecutionSpace, 3>{pairs, lo0, lo1, lo2}, "shifted_rows",
         loopnest::tile{}, rows);
     exec.fence();
@@ -520,8 +560,8 @@ TYPED_TEST(for_each, shifted_rows_visit_every_cell_and_variable_exactly_once) {
 using loopnest_test::error_of;
 using loopnest_test::expect_mentions;
 
-template <class Schedule, class ExecutionSpace>
-std::string try_cell_var(const ExecutionSpace& exec, const loopnest::box<3>& b, int nv,
+template <class Schedule, class ExecutionSpace, class Vars>
+std::string try_cell_var(const ExecutionSpace& exec, const loopnest::box<3>& b, const Vars& nv,
                          const loopnest::tile& t,
                          const Kokkos::View<int*, typename ExecutionSpace::memory_space>& hits) {
   return error_of([&] {
@@ -546,8 +586,13 @@ TYPED_TEST(for_each, bad_input_throws_before_any_launch) {
   const loopnest::box<3> b{{-1, 0, 0}, {6, 5, 4}};
   const loopnest::box<2> b2{{0, 0}, {7, 3}};
 
-  expect_mentions(try_cell_var<loopnest::collapse3>(exec, b, 0, {}, hits), "nvar = 0");
-  expect_mentions(try_cell_var<loopnest::flat>(exec, b, -2, {}, hits), "nvar = -2");
+  expect_mentions(try_cell_var<loopnest::flat>(exec, b, -2, {}, hits),
+                  "loopnest::for_each_cell_var: nvar = -2 but it must be at least 0");
+  expect_mentions(try_cell_var<loopnest::collapse3>(exec, b, loopnest::var_range{5, 2}, {}, hits),
+                  "loopnest::for_each_cell_var: var_range{5, 2} has last = 2 below first = 5");
+  expect_mentions(
+      try_cell_var<loopnest::collapse4>(exec, b, loopnest::var_range{-2, INT_MAX}, {}, hits),
+      "var_range{-2, 2147483647} holds more than 2^31 - 1 variables");
   expect_mentions(try_cell_var<loopnest::collapse4>(exec, b, 2, {32, 8, 1}, hits),
                   "tile 32x8x1 has 3 sizes but collapse4 here needs 4 (i, j, k, v)");
   expect_mentions(try_cell_var<loopnest::collapse3>(exec, b, 2, {32, 8, 1, 1}, hits),
@@ -611,9 +656,14 @@ TYPED_TEST(for_each, bad_input_throws_before_any_launch) {
       << "a refused call must launch nothing";
 }
 
-TYPED_TEST(for_each, empty_box_is_a_no_op) {
+TYPED_TEST(for_each, empty_box_or_variable_range_is_a_no_op) {
   const TypeParam exec;
   Kokkos::View<int*, typename TypeParam::memory_space> hits("hits", 1);
+  const loopnest::box<3> b{{-1, 0, 0}, {6, 5, 4}};
+  EXPECT_EQ(try_cell_var<loopnest::collapse3>(exec, b, 0, {}, hits), "no exception");
+  EXPECT_EQ(try_cell_var<loopnest::collapse4>(exec, b, loopnest::var_range{3, 3}, {}, hits),
+            "no exception");
+  EXPECT_EQ(try_cell_var<loopnest::flat>(exec, b, loopnest::var_range{}, {}, hits), "no exception");
   EXPECT_EQ(try_cell_var<loopnest::collapse4>(exec, {{0, 0, 0}, {0, 9, 9}}, 3, {}, hits),
             "no exception");
   EXPECT_EQ(try_cell<loopnest::flat>(exec, {{4, 4}, {9, 4}}, {}, hits), "no exception");

@@ -58,6 +58,33 @@ TYPED_TEST(for_each_bits, every_schedule_gives_the_host_loop_bits_fp32) {
   bit_identical_all<float>(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
 }
 
+// A variable range [first, last): the variables below first keep their poison, the others get
+// the host loop's bits, under every schedule, mapping and layout, fresh random inputs each.
+template <class T, class ExecutionSpace, class... Schedules>
+void bit_identical_range_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {
+  const unsigned seed = 5003;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const loopnest::var_range vars{2, 7};
+  (bit_identical<Schedules, T>(exec, loopnest::box<3>{{1, 1, 1}, {38, 10, 6}}, vars, seed), ...);
+  (bit_identical<Schedules, T>(exec, loopnest::box<3>{{1, 1, 1}, {2, 34, 3}},
+                               loopnest::var_range{1, 2}, seed + 1),
+   ...);
+  (bit_identical<Schedules, T>(exec, loopnest::box<2>{{1, 1}, {46, 14}}, vars, seed + 2), ...);
+}
+
+TYPED_TEST(for_each_bits, every_schedule_over_a_variable_range_gives_the_host_loop_bits) {
+  const TypeParam exec;
+  using left  = schedules_for_layout<Kokkos::LayoutLeft>;
+  using right = schedules_for_layout<Kokkos::LayoutRight>;
+  bit_identical_range_all<double>(exec, static_cast<left*>(nullptr));
+  bit_identical_range_all<double>(exec, static_cast<right*>(nullptr));
+  bit_identical_range_all<float>(exec, static_cast<left*>(nullptr));
+  bit_identical_range_all<double>(exec, static_cast<strip_schedules<Kokkos::LayoutLeft>*>(nullptr));
+  bit_identical_range_all<float>(exec, static_cast<strip_schedules<Kokkos::LayoutRight>*>(nullptr));
+  bit_identical_range_all<double>(exec,
+                                  static_cast<bounded_schedules<Kokkos::LayoutRight>*>(nullptr));
+}
+
 // for_each_cell computes the same values: every schedule, mapping and layout, 2D and 3D.
 template <class T, class ExecutionSpace, class... Schedules>
 void bit_identical_cells_all(const ExecutionSpace& exec, std::tuple<Schedules...>*) {

@@ -4,7 +4,12 @@
 
 #include <loopnest/kokkos_compat.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <vector>
 
 namespace {
 
@@ -39,6 +44,73 @@ TEST(kokkos_compat, sqrt_copysign_and_fma_agree_with_the_host_fp64) {
 }
 TEST(kokkos_compat, sqrt_copysign_and_fma_agree_with_the_host_fp32) {
   check_math<float>();
+}
+
+// abs(x[a]), min(x[a], x[b]) and max(x[a], x[b]) for every a and b, computed on the device:
+// out(a, b, 0) = min, out(a, b, 1) = max, out(a, a, 2) = abs.
+template <class T>
+typename Kokkos::View<T***>::HostMirror abs_min_max_on_device(const std::vector<T>& values) {
+  const int n = static_cast<int>(values.size());
+  Kokkos::View<T*, Kokkos::HostSpace> host_x("x", values.size());
+  std::copy(values.begin(), values.end(), host_x.data());
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::DefaultExecutionSpace(), host_x);
+  Kokkos::View<T***> out("out", n, n, 3);
+  Kokkos::parallel_for(
+      "loopnest::test_kokkos_compat", Kokkos::RangePolicy<>(0, n * n), KOKKOS_LAMBDA(int ab) {
+        const int a  = ab / n;
+        const int b  = ab % n;
+        out(a, b, 0) = loopnest::min(x(a), x(b));
+        out(a, b, 1) = loopnest::max(x(a), x(b));
+        out(a, b, 2) = loopnest::abs(x(a));
+      });
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Bit for bit what std::abs, std::min and std::max give, on the device and on the host, for
+// signed zeros, a NaN (kept by min and max only as their first argument, as std does) and ties.
+template <class T>
+void check_abs_min_max(const std::vector<T>& values) {
+  const auto r = abs_min_max_on_device(values);
+  for (std::size_t a = 0; a < values.size(); ++a) {
+    const T x = values[a];
+    EXPECT_TRUE(same_bits(r(a, a, 2), T(std::abs(x)))) << "abs(" << x << ") = " << r(a, a, 2);
+    EXPECT_TRUE(same_bits(loopnest::abs(x), T(std::abs(x)))) << "host abs(" << x << ")";
+    for (std::size_t b = 0; b < values.size(); ++b) {
+      const T y = values[b];
+      EXPECT_TRUE(same_bits(r(a, b, 0), std::min(x, y)))
+          << "min(" << x << ", " << y << ") = " << r(a, b, 0);
+      EXPECT_TRUE(same_bits(r(a, b, 1), std::max(x, y)))
+          << "max(" << x << ", " << y << ") = " << r(a, b, 1);
+      EXPECT_TRUE(same_bits(loopnest::min(x, y), std::min(x, y))) << "host min";
+      EXPECT_TRUE(same_bits(loopnest::max(x, y), std::max(x, y))) << "host max";
+    }
+  }
+}
+
+template <class T>
+std::vector<T> floating_values() {
+  return {T(-2.5),
+          T(-0.0),
+          T(0.0),
+          T(1.5),
+          T(1.5),
+          std::numeric_limits<T>::quiet_NaN(),
+          -std::numeric_limits<T>::infinity()};
+}
+
+TEST(kokkos_compat, abs_min_and_max_agree_with_std_fp64) {
+  check_abs_min_max(floating_values<double>());
+}
+TEST(kokkos_compat, abs_min_and_max_agree_with_std_fp32) {
+  check_abs_min_max(floating_values<float>());
+}
+TEST(kokkos_compat, abs_min_and_max_agree_with_std_int) {
+  check_abs_min_max(std::vector<int>{-7, 0, 3, 3, -1});
 }
 
 }  // namespace

@@ -75,6 +75,14 @@ class box {
   std::int64_t m_size = 1;
 };
 
+// The variables of a (cell, variable) loop: v runs over [first, last), as MFC's advxb..advxe is
+// {advxb, advxe + 1}. An empty range (last == first) makes the loop a no-op, as an empty box does;
+// loopnest::for_each_cell_var refuses last < first.
+struct var_range {
+  int first = 0;
+  int last  = 0;
+};
+
 }  // namespace loopnest
 
 #endif

@@ -67,6 +67,23 @@ void check_disjoint(const char* where, const char* out_name, const Out& out, con
   }
 }
 
+// Two field sets of one kernel must agree in element type, layout and memory space: the kernel
+// indexes both with one schedule's order, in one memory. Each requirement is its own sentence,
+// where a mismatch would otherwise fail template deduction with a long error.
+template <class A, class B>
+struct check_same_kind {
+  static_assert(std::is_same<typename A::value_type, typename B::value_type>::value,
+                "loopnest: the two field sets of a field kernel must have the same element type "
+                "(both float or both double): copy one into a set of the other's type first.");
+  static_assert(std::is_same<typename A::layout_type, typename B::layout_type>::value,
+                "loopnest: the two field sets of a field kernel must have the same layout (both "
+                "Kokkos::LayoutLeft or both Kokkos::LayoutRight): copy one into a set of the "
+                "other's layout first.");
+  static_assert(std::is_same<typename A::memory_space, typename B::memory_space>::value,
+                "loopnest: the two field sets of a field kernel must be in the same memory "
+                "space: deep-copy one into the other's space first.");
+};
+
 template <class Grid>
 void check_direction(const char* where, int direction, const Grid& grid) {
   if (direction < 0 || direction >= grid.dims()) {
@@ -121,8 +138,8 @@ void copy_cells(const ExecutionSpace& exec, const box<3>& cells, int nvar, const
       span_copy_cells<Schedule>(exec, cells, nvar, dst, src, label)) {
     return;
   }
-  launch_cell_var<Schedule>(exec, cells, nvar, no_cell_value{}, copy_body<Dst, Src>{dst, src},
-                            label, tile{}, rows);
+  launch_cell_var<Schedule>(exec, cells, var_range{0, nvar}, no_cell_value{},
+                            copy_body<Dst, Src>{dst, src}, label, tile{}, rows);
 }
 
 // Launch bounds of flux_difference under a schedule with default_bounds. Its body keeps two or
@@ -190,7 +207,7 @@ void flux_difference_along(const ExecutionSpace& exec, const box<3>& interior,
                            const field_set_ref<T>& r, const field_set_ref<T>& f, const InvD& inv_d,
                            const char* label, const row_phase& rows) {
   launch_cell_var<Schedule>(
-      exec, interior, r.nvar,
+      exec, interior, var_range{0, r.nvar},
       KOKKOS_LAMBDA(int i, int j, int k) {
         return T(inv_d(Direction == 0 ? i : Direction == 1 ? j : k));
       },
@@ -213,9 +230,12 @@ inline constexpr accumulate_t accumulate{};
 // dst(v)(cell) = src(v)(cell) for every variable and every cell, ghosts included (MFC's
 // conservative-variable copy). dst and src must have the same shape and ghost width and must not
 // share memory.
-template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace>
+template <class Schedule, class ExecutionSpace, class T, class Layout, class MemorySpace, class Src>
 void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySpace>& dst,
-                 const field_set<T, Layout, MemorySpace>& src) {
+                 const Src& src) {
+  static_assert(Impl::is_field_set_v<Src>,
+                "loopnest::copy_fields: src must be a loopnest::field_set, as dst is.");
+  Impl::check_same_kind<field_set<T, Layout, MemorySpace>, Src>{};
   Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
   Impl::check_disjoint("loopnest::copy_fields", "dst", dst, "src", src);
   const Impl::profiling_region region("loopnest::copy_fields");
@@ -242,13 +262,16 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
 // the variable loop of collapse3 and flat runs under bounds that suit this body (on CUDA 256
 // threads x 4 blocks); a schedule with launch bounds of its own keeps them.
 template <class Schedule, class ExecutionSpace, class Update, class T, class Layout,
-          class MemorySpace, class InvD>
+          class MemorySpace, class Flux, class InvD>
 void flux_difference(const ExecutionSpace& exec, int direction, [[maybe_unused]] Update update,
-                     const field_set<T, Layout, MemorySpace>& rhs,
-                     const field_set<T, Layout, MemorySpace>& flux, const InvD& inv_d) {
+                     const field_set<T, Layout, MemorySpace>& rhs, const Flux& flux,
+                     const InvD& inv_d) {
   static_assert(std::is_same<Update, assign_t>::value || std::is_same<Update, accumulate_t>::value,
                 "loopnest::flux_difference: the third argument must be loopnest::assign or "
                 "loopnest::accumulate.");
+  static_assert(Impl::is_field_set_v<Flux>,
+                "loopnest::flux_difference: flux must be a loopnest::field_set, as rhs is.");
+  Impl::check_same_kind<field_set<T, Layout, MemorySpace>, Flux>{};
   static_assert(Kokkos::is_view<InvD>::value && InvD::rank == 1,
                 "loopnest::flux_difference: inv_d must be a rank-1 Kokkos::View of inverse cell "
                 "widths.");

@@ -3,6 +3,7 @@
 #ifndef LOOPNEST_FIELD_SET_HPP
 #define LOOPNEST_FIELD_SET_HPP
 
+#include <loopnest/detail/index_bounds.hpp>
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
@@ -25,12 +26,18 @@ struct field_pointer {
 
 // What a kernel captures: a pointer table and the strides, 48 bytes whatever nvar is, so that
 // kernels stay under Kokkos' 512-byte limit for passing arguments directly. Index (v, i, j, k)
-// with i, j, k in the grid's index space, ghosts included (negative below the interior).
+// with i, j, k in the grid's index space, ghosts included (negative below the interior). Where
+// KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK is defined (as for Kokkos' own View bounds checks) it also
+// carries the index space (72 bytes) and every operator() and load checks v in [0, nvar) and
+// i, j, k in it, aborting (Kokkos::abort) with the indices and the bounds on a violation.
 template <class T>
 struct field_set_ref {
   const Impl::field_pointer<T>* table;
   std::ptrdiff_t base, s0, s1, s2;
   int nvar;
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+  Impl::index_bounds bounds;
+#endif
 
   KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t offset(int i, int j, int k) const {
     return base + i * s0 + j * s1 + k * s2;
@@ -38,6 +45,9 @@ struct field_set_ref {
   // No kernel writes the table, so its entries load read-only: a store to one field then does
   // not force the next field's pointer to be fetched again after it.
   KOKKOS_FORCEINLINE_FUNCTION T& operator()(int v, int i, int j, int k) const {
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+    bounds.check("loopnest::field_set_ref", v, i, j, k);
+#endif
     return load_read_only(table[v].data)[offset(i, j, k)];
   }
   // A read of an element that no other thread writes while the kernel runs and that this thread
@@ -102,11 +112,16 @@ class field_set : public grid_shape {
 
   field_set_ref<T> ref() const {
     const auto& f = m_fields.front();
-    field_set_ref<T> r{m_table.data(), 0, 1, 1, 1, nvar()};
-    r.s0   = static_cast<std::ptrdiff_t>(f.stride(0));
-    r.s1   = static_cast<std::ptrdiff_t>(f.stride(1));
-    r.s2   = static_cast<std::ptrdiff_t>(f.stride(2));
-    r.base = -(lower(0) * r.s0 + lower(1) * r.s1 + lower(2) * r.s2);
+    field_set_ref<T> r;
+    r.table = m_table.data();
+    r.nvar  = nvar();
+    r.s0    = static_cast<std::ptrdiff_t>(f.stride(0));
+    r.s1    = static_cast<std::ptrdiff_t>(f.stride(1));
+    r.s2    = static_cast<std::ptrdiff_t>(f.stride(2));
+    r.base  = -(lower(0) * r.s0 + lower(1) * r.s1 + lower(2) * r.s2);
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+    r.bounds = Impl::index_bounds::of(*this);
+#endif
     return r;
   }
 
@@ -114,6 +129,15 @@ class field_set : public grid_shape {
   std::vector<field_view> m_fields;
   Kokkos::View<const Impl::field_pointer<T>*, MemorySpace> m_table;
 };
+
+namespace Impl {
+template <class F>
+struct is_field_set : std::false_type {};
+template <class T, class Layout, class MemorySpace>
+struct is_field_set<field_set<T, Layout, MemorySpace>> : std::true_type {};
+template <class F>
+constexpr bool is_field_set_v = is_field_set<F>::value;
+}  // namespace Impl
 
 }  // namespace loopnest
 

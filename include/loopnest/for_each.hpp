@@ -59,25 +59,36 @@ void for_each_cell(const ExecutionSpace& exec, const box<Rank>& b, const F& f,
       }
     }
     Impl::launch_mdrange<Rank, reverse, kind == schedule_kind::kokkos_default, bounds>(
-        label, exec, pb, 0, explicit_tile, body);
+        label, exec, pb, var_range{}, explicit_tile, body);
   }
 }
 
 // Runs f(i, j, v) (2D box) or f(i, j, k, v) (3D box) once for every cell of b and every
-// variable v in [0, nvar), mapped as Schedule says: collapse4 and kokkos_default make each
-// (cell, variable) pair a work item, collapse3 and flat make each cell a work item that runs
-// v = 0, 1, ... nvar - 1 in order, automatic picks collapse4, flat or collapse3 by
-// loopnest::automatic_choice<Schedule>. An explicit tile has one size per box dimension, plus one
-// for the variable under collapse4. Throws std::invalid_argument, before any launch, for nvar < 1
-// and for a tile that does not fit the schedule or the backend. An empty box is a no-op.
+// variable v in vars, [vars.first, vars.last), mapped as Schedule says: collapse4 and
+// kokkos_default make each (cell, variable) pair a work item, collapse3 and flat make each cell a
+// work item that runs v = first, first + 1, ... last - 1 in order, automatic picks collapse4,
+// flat or collapse3 by loopnest::automatic_choice<Schedule>. The body receives the variable's
+// own index (MFC's advxb..advxe is var_range{advxb, advxe + 1}). An explicit tile has one size per
+// box dimension, plus one for the variable under collapse4. Throws std::invalid_argument, before
+// any launch, for vars.last < vars.first and for a tile that does not fit the schedule or the
+// backend. An empty box or an empty range is a no-op.
 template <class Schedule, class ExecutionSpace, int Rank, class F>
-void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
-                       const std::string& label  = "loopnest::for_each_cell_var",
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, const var_range& vars,
+                       const F& f, const std::string& label = "loopnest::for_each_cell_var",
                        const tile& explicit_tile = tile{}) {
   static_assert(Impl::is_cell_var_body_v<F, Rank>,
                 "loopnest::for_each_cell_var: the loop body must be callable as f(i, j, v) for "
                 "a 2D box and as f(i, j, k, v) for a 3D box, with int indices.");
-  Impl::launch_cell_var<Schedule>(exec, b, nvar, Impl::no_cell_value{}, f, label, explicit_tile);
+  Impl::launch_cell_var<Schedule>(exec, b, vars, Impl::no_cell_value{}, f, label, explicit_tile);
+}
+
+// for_each_cell_var over the variables [0, nvar). Throws std::invalid_argument, before any
+// launch, for nvar < 0; nvar = 0 is a no-op.
+template <class Schedule, class ExecutionSpace, int Rank, class F>
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar, const F& f,
+                       const std::string& label  = "loopnest::for_each_cell_var",
+                       const tile& explicit_tile = tile{}) {
+  for_each_cell_var<Schedule>(exec, b, Impl::vars_of_nvar(nvar), f, label, explicit_tile);
 }
 
 // A per-cell computation for for_each_cell_var: p(i, j[, k]) returns a value that the loop body
@@ -94,9 +105,10 @@ per_cell_t<P> per_cell(const P& p) {
   return {p};
 }
 
-// for_each_cell_var with a per-cell value: f(i, j, v, c) or f(i, j, k, v, c), c = p(cell).
+// for_each_cell_var with a per-cell value: f(i, j, v, c) or f(i, j, k, v, c), c = p(cell), for v
+// in vars.
 template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
-void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, const var_range& vars,
                        const per_cell_t<P>& per_cell, const F& f,
                        const std::string& label  = "loopnest::for_each_cell_var",
                        const tile& explicit_tile = tile{}) {
@@ -107,7 +119,16 @@ void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
                 "loopnest::for_each_cell_var: with loopnest::per_cell(p) the loop body must be "
                 "callable as f(i, j, v, c) for a 2D box and as f(i, j, k, v, c) for a 3D box, c "
                 "being what p returns.");
-  Impl::launch_cell_var<Schedule>(exec, b, nvar, per_cell.p, f, label, explicit_tile);
+  Impl::launch_cell_var<Schedule>(exec, b, vars, per_cell.p, f, label, explicit_tile);
+}
+
+// The same over the variables [0, nvar).
+template <class Schedule, class ExecutionSpace, int Rank, class P, class F>
+void for_each_cell_var(const ExecutionSpace& exec, const box<Rank>& b, int nvar,
+                       const per_cell_t<P>& per_cell, const F& f,
+                       const std::string& label  = "loopnest::for_each_cell_var",
+                       const tile& explicit_tile = tile{}) {
+  for_each_cell_var<Schedule>(exec, b, Impl::vars_of_nvar(nvar), per_cell, f, label, explicit_tile);
 }
 
 }  // namespace loopnest

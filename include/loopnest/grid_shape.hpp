@@ -132,6 +132,36 @@ class grid_shape {
   int m_upper[3]    = {};
 };
 
+namespace Impl {
+// "[l0, u0) x [l1, u1) x [l2, u2)": the ranges of a box or an index space, for messages.
+template <class Box>
+std::string describe_ranges(const Box& b) {
+  std::string s;
+  for (int d = 0; d < 3; ++d) {
+    s += (d > 0 ? " x [" : "[") + std::to_string(b.lower(d)) + ", " + std::to_string(b.upper(d)) +
+         ")";
+  }
+  return s;
+}
+}  // namespace Impl
+
+// Throws std::invalid_argument, naming `where`, the box and shape's index space with ghosts, when
+// a non-empty box b does not lie inside that index space: a loop over b that indexes shape's
+// fields would run past them. An empty box fits anywhere (a loop over it touches nothing).
+inline void check_box_fits(const char* where, const grid_shape& shape, const box<3>& b) {
+  if (b.empty()) {
+    return;
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (b.lower(d) < shape.lower(d) || b.upper(d) > shape.upper(d)) {
+      throw std::invalid_argument(std::string(where) + ": the box " + Impl::describe_ranges(b) +
+                                  " does not fit the index space with ghosts " +
+                                  Impl::describe_ranges(shape.with_ghosts()) + " (dimension " +
+                                  std::to_string(d) + ")");
+    }
+  }
+}
+
 }  // namespace loopnest
 
 #endif

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <type_traits>
 
 #if KOKKOS_VERSION < 30400
 #error "loopnest needs Kokkos 3.4 or newer"
@@ -73,6 +74,41 @@ KOKKOS_INLINE_FUNCTION T copysign(T a, T b) {
   return ::copysign(a, b);
 #else
   return std::copysign(a, b);
+#endif
+}
+
+// |x|, and the smaller and the larger of a and b, with the values of std::abs, std::min and
+// std::max (abs(-0.0) is +0.0; min and max return a when neither is smaller, so a NaN in a stays)
+// on every backend: Kokkos 3.4 has them only as Kokkos::Experimental::fabs, fmin and fmax, and
+// fmin and fmax drop a NaN.
+template <class T>
+KOKKOS_INLINE_FUNCTION T abs(T x) {
+  static_assert(std::is_arithmetic<T>::value,
+                "loopnest::abs: the argument must be arithmetic, such as int, float or double.");
+#if KOKKOS_VERSION >= 40000
+  return static_cast<T>(Kokkos::abs(x));
+#else
+  if constexpr (std::is_floating_point<T>::value) {
+    return Kokkos::Experimental::fabs(x);
+  } else {
+    return x < T(0) ? static_cast<T>(-x) : x;
+  }
+#endif
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T min(T a, T b) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::min(a, b);
+#else
+  return b < a ? b : a;
+#endif
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T max(T a, T b) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::max(a, b);
+#else
+  return a < b ? b : a;
 #endif
 }
 

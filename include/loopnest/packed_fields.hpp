@@ -3,6 +3,7 @@
 #ifndef LOOPNEST_PACKED_FIELDS_HPP
 #define LOOPNEST_PACKED_FIELDS_HPP
 
+#include <loopnest/detail/index_bounds.hpp>
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
 #include <loopnest/read_only.hpp>
@@ -22,13 +23,21 @@ constexpr const char* name(axis_order order) {
   return order == axis_order::xyz ? "xyz" : order == axis_order::yxz ? "yxz" : "zyx";
 }
 
-// The device handle: indexed (v, i, j, k) in grid indices whatever the axis order.
+// The device handle: indexed (v, i, j, k) in grid indices whatever the axis order. Where
+// KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK is defined it also carries nvar and the index space, and every
+// operator() and load checks the indices as field_set_ref does.
 template <class T>
 struct packed_fields_ref {
   T* data;
   std::ptrdiff_t base, s0, s1, s2, sv;
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+  Impl::index_bounds bounds;
+#endif
 
   KOKKOS_FORCEINLINE_FUNCTION T& operator()(int v, int i, int j, int k) const {
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+    bounds.check("loopnest::packed_fields_ref", v, i, j, k);
+#endif
     return data[base + i * s0 + j * s1 + k * s2 + v * sv];
   }
   // A read of an element that the kernel does not write (loopnest::load_read_only).
@@ -93,9 +102,16 @@ class packed_fields : public grid_shape {
     for (int s = 0; s < 3; ++s) {
       stride[storage_dim(s)] = static_cast<std::ptrdiff_t>(m_view.stride(s));
     }
-    packed_fields_ref<T> r{m_view.data(), 0,         stride[0],
-                           stride[1],     stride[2], static_cast<std::ptrdiff_t>(m_view.stride(3))};
+    packed_fields_ref<T> r;
+    r.data = m_view.data();
+    r.s0   = stride[0];
+    r.s1   = stride[1];
+    r.s2   = stride[2];
+    r.sv   = static_cast<std::ptrdiff_t>(m_view.stride(3));
     r.base = -(lower(0) * r.s0 + lower(1) * r.s1 + lower(2) * r.s2);
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+    r.bounds = Impl::index_bounds::of(*this);
+#endif
     return r;
   }
 

@@ -3,6 +3,7 @@
 #ifndef LOOPNEST_DETAIL_LAUNCH_HPP
 #define LOOPNEST_DETAIL_LAUNCH_HPP
 
+#include <loopnest/box.hpp>
 #include <loopnest/detail/launch_bounds.hpp>
 #include <loopnest/detail/loop_bodies.hpp>
 #include <loopnest/detail/policy_order.hpp>
@@ -26,20 +27,20 @@ using mdrange_policy =
                           std::conditional_t<KokkosDefaults, Kokkos::LaunchBounds<>,
                                              typename kokkos_bounds<ExecutionSpace, Bounds>::type>>;
 
-// Launches body over an MDRange of N indices: the policy box, plus the variable index of extent
-// nvar when N is Rank + 1. The tile is loopnest's pick, an explicit one (given in box order,
+// Launches body over an MDRange of N indices: the policy box, plus the variable index over vars
+// when N is Rank + 1. The tile is loopnest's pick, an explicit one (given in box order,
 // reversed here along with the spatial indices), or Kokkos' default with KokkosDefaults.
 template <int N, bool Reverse, bool KokkosDefaults, class Bounds, class ExecutionSpace, int Rank,
           class Body>
 void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
-                    const policy_box<Rank>& pb, int nvar, const tile& explicit_tile,
+                    const policy_box<Rank>& pb, const var_range& vars, const tile& explicit_tile,
                     const Body& body) {
   static_assert(N == Rank || N == Rank + 1, "the policy covers the box, or the box and var");
   using policy = mdrange_policy<ExecutionSpace, N, KokkosDefaults, Bounds>;
   int extent[N];
   int t[N];
   for (int d = 0; d < N; ++d) {
-    extent[d] = d < Rank ? pb.extent(d) : nvar;
+    extent[d] = d < Rank ? pb.extent(d) : vars.last - vars.first;
   }
   if (explicit_tile.is_default()) {
     tile_traits<ExecutionSpace>::pick(extent, t, max_block_threads<Bounds>(exec));
@@ -67,7 +68,7 @@ void launch_mdrange(const std::string& label, const ExecutionSpace& exec,
   for (int d = 0; d < N; ++d) {
     upper[d]         = extent[d];
     tiles[d]         = KokkosDefaults ? 0 : t[d];
-    shifted.lower[d] = d < Rank ? pb.lower[d] : 0;
+    shifted.lower[d] = d < Rank ? pb.lower[d] : vars.first;
   }
   Kokkos::parallel_for(label, policy(exec, lower, upper, tiles), shifted);
 }

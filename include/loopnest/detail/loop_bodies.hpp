@@ -3,6 +3,7 @@
 #ifndef LOOPNEST_DETAIL_LOOP_BODIES_HPP
 #define LOOPNEST_DETAIL_LOOP_BODIES_HPP
 
+#include <loopnest/box.hpp>
 #include <loopnest/detail/policy_order.hpp>
 #include <loopnest/detail/strips.hpp>
 #include <loopnest/kokkos_compat.hpp>
@@ -44,24 +45,24 @@ struct bind_cell_value {
   }
 };
 
-// at(v) for every variable: groups of 4, then the 1 to 3 variables left as one unguarded group,
-// so that a body's read-only loads can move ahead of its stores within each group. nvcc's own
-// unrolling of a plain loop leaves the remainder one variable at a time, one load in flight per
-// thread, and guarding every call of a group measured slower still (docs/design.md, "Launch
-// bounds and loads in flight"; the numbers are in docs/results/h200).
+// at(v) for every variable v in [first, last): groups of 4, then the 1 to 3 variables left as one
+// unguarded group, so that a body's read-only loads can move ahead of its stores within each group.
+// nvcc's own unrolling of a plain loop leaves the remainder one variable at a time, one load in
+// flight per thread, and guarding every call of a group measured slower still (docs/design.md,
+// "Launch bounds and loads in flight"; the numbers are in docs/results/h200).
 template <class At>
-KOKKOS_FORCEINLINE_FUNCTION void for_each_var_in_groups(int nvar, const At& at) {
-  int v = 0;
+KOKKOS_FORCEINLINE_FUNCTION void for_each_var_in_groups(const var_range& vars, const At& at) {
+  int v = vars.first;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #pragma unroll 1
 #endif
-  for (; v + 4 <= nvar; v += 4) {
+  for (; v + 4 <= vars.last; v += 4) {
     at(v);
     at(v + 1);
     at(v + 2);
     at(v + 3);
   }
-  switch (nvar - v) {
+  switch (vars.last - v) {
     case 3:
       at(v);
       at(v + 1);
@@ -85,12 +86,12 @@ template <class P, class F, bool Reverse>
 struct cell_var_loop_body {
   P per_cell;
   F f;
-  int nvar;
+  var_range vars;
   template <class... I>
   KOKKOS_FUNCTION void operator()(I... p) const {
     const auto c = invoke_cell<Reverse>(per_cell, static_cast<int>(p)...);
     const bind_cell_value<F, decltype(c)> g{f, c};
-    for_each_var_in_groups(nvar,
+    for_each_var_in_groups(vars,
                            [&](int v) { invoke_cell_var<Reverse>(g, v, static_cast<int>(p)...); });
   }
 };
@@ -108,7 +109,7 @@ struct cell_var_strip_body {
     for (int u = 0; u < N; ++u) {
       c.x[u] = invoke_cell<Reverse>(cell.per_cell, p0 + u, p1, p2);
     }
-    for_each_var_in_groups(cell.nvar, [&](int v) {
+    for_each_var_in_groups(cell.vars, [&](int v) {
       if constexpr (has_strips<F>::value) {
         invoke_cell<Reverse>(
             [&](int i, int j, int k) { cell.f.template strip<N, Reverse ? 2 : 0>(i, j, k, v, c); },
@@ -169,11 +170,11 @@ struct flat_body<Body, 3> {
   }
 };
 
-// An MDRange body whose policy starts at 0: adds the box's lower bounds back (the variable index,
-// when there is one, has lower bound 0). Kokkos' host MDRange (3.4 to 4.6) sizes a partial last
-// tile as the whole extent when the tile is at least the upper bound but less than the extent,
-// which only a negative lower bound allows: with an explicit tile it visited cells past the box
-// (kokkos/kokkos#9102 rewrites that computation). A policy from 0 never meets the case.
+// An MDRange body whose policy starts at 0: adds the box's lower bounds back (and the first
+// variable to the variable index, when there is one). Kokkos' host MDRange (3.4 to 4.6) sizes a
+// partial last tile as the whole extent when the tile is at least the upper bound but less than the
+// extent, which only a negative lower bound allows: with an explicit tile it visited cells past the
+// box (kokkos/kokkos#9102 rewrites that computation). A policy from 0 never meets the case.
 template <class Body, int N>
 struct from_zero_body;
 template <class Body>

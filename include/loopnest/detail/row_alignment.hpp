@@ -157,7 +157,7 @@ void launch_box_rows(const std::string& label, const ExecutionSpace& exec, const
   if (runs_as_range<Bounds>(explicit_tile)) {
     launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(label, exec, pb, body);
   } else {
-    launch_mdrange<3, Reverse, false, Bounds>(label, exec, pb, 0, explicit_tile, body);
+    launch_mdrange<3, Reverse, false, Bounds>(label, exec, pb, var_range{}, explicit_tile, body);
   }
 }
 
@@ -221,7 +221,8 @@ void launch_rows(const std::string& label, const ExecutionSpace& exec, const pol
       launch_range<typename kokkos_bounds<ExecutionSpace, Bounds>::type>(label, exec, planes,
                                                                          spans);
     } else {
-      launch_mdrange<2, false, false, Bounds>(label, exec, planes, 0, explicit_tile, spans);
+      launch_mdrange<2, false, false, Bounds>(label, exec, planes, var_range{}, explicit_tile,
+                                              spans);
     }
     return;
   }

@@ -128,7 +128,13 @@ struct transpose_tiles {
     for (int ja = 0; ja < Tile / lanes; ++ja) {
       const int ia = tx + ja * lanes;
       if (ia < na) {
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+        // Row ty may lie past the tile's last row, read only under the guards: its address is
+        // formed from the first row, which the bounds checks accept.
+        const T* at = &src(v, first_a + ia, first_b, c) + ty * src.s1;
+#else
         const T* at = &src(v, first_a + ia, first_b + ty, c);
+#endif
         for (int jb = 0; jb < Rows / read_rows; jb += per_pass) {
           T x[per_pass];
           for (int u = 0; u < per_pass; ++u, at += read_step) {
@@ -149,7 +155,11 @@ struct transpose_tiles {
     for (int h = 0; h < Rows / lanes; ++h) {
       const int ib = tx + h * lanes;
       if (ib < nb) {
-        T* at = &dst(v, first_a + ty, first_b + ib, c);
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+        T* at = &dst(v, first_a, first_b + ib, c) + ty * dst.s0;
+#else
+        T* at       = &dst(v, first_a + ty, first_b + ib, c);
+#endif
         for (int u = 0; u < Tile / read_rows; ++u, at += write_step) {
           const int ia = ty + u * read_rows;
           if (ia < na) {
@@ -179,6 +189,9 @@ Ref permuted(Ref r, const int (&order)[3]) {
   r.s0                      = s[order[0]];
   r.s1                      = s[order[1]];
   r.s2                      = s[order[2]];
+#if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+  r.bounds = r.bounds.permuted(order);
+#endif
   return r;
 }
 

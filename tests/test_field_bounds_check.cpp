@@ -1,0 +1,148 @@
+// field_set_ref and packed_fields_ref under KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK (this translation
+// unit, and its test_main, are compiled with it): every index in the index space with ghosts
+// passes, one past it aborts through Kokkos::abort with the indices and the bounds.
+#include <loopnest/loopnest.hpp>
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+
+#if !defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
+#error "test_field_bounds_check.cpp must be compiled with -DKOKKOS_ENABLE_DEBUG_BOUNDS_CHECK"
+#endif
+
+namespace {
+
+using space = Kokkos::DefaultExecutionSpace;
+
+// Writes ref(v, i, j, k) = 1 in a kernel on the default execution space, then sums ref.load over
+// the same indices: a check that aborts does so inside a device loop.
+template <class Ref>
+double write_and_read(const Ref& ref, int v, int i, int j, int k) {
+  Kokkos::parallel_for(
+      "loopnest::test_field_bounds_check", Kokkos::RangePolicy<space>(0, 1),
+      KOKKOS_LAMBDA(int) { ref(v, i, j, k) = 1.0; });
+  double sum = 0.0;
+  Kokkos::parallel_reduce(
+      "loopnest::test_field_bounds_check", Kokkos::RangePolicy<space>(0, 1),
+      KOKKOS_LAMBDA(int, double& s) { s += ref.load(v, i, j, k); }, sum);
+  return sum;
+}
+
+// Every corner of the index space with ghosts, and its first and last variable.
+template <class Ref, class Shape>
+void expect_corners_pass(const Ref& ref, const Shape& shape) {
+  for (const int v : {0, shape.nvar() - 1}) {
+    for (const int k : {shape.lower(2), shape.upper(2) - 1}) {
+      for (const int j : {shape.lower(1), shape.upper(1) - 1}) {
+        for (const int i : {shape.lower(0), shape.upper(0) - 1}) {
+          EXPECT_EQ(write_and_read(ref, v, i, j, k), 1.0);
+        }
+      }
+    }
+  }
+}
+
+using fields = loopnest::field_set<double, Kokkos::LayoutLeft, space::memory_space>;
+using packed = loopnest::packed_fields<double, Kokkos::LayoutLeft, space::memory_space>;
+
+TEST(field_bounds_check, the_handles_carry_the_index_space) {
+  EXPECT_EQ(sizeof(loopnest::field_set_ref<double>), 72u);
+  const fields f("f", 3, {5, 4}, 2);
+  const auto r = f.ref();
+  EXPECT_EQ(r.bounds.nvar, 3);
+  EXPECT_EQ(r.bounds.lower[1], -2);
+  EXPECT_EQ(r.bounds.upper[1], 6);
+  EXPECT_EQ(r.bounds.lower[2], 0);
+  EXPECT_EQ(r.bounds.upper[2], 1);
+}
+
+TEST(field_bounds_check, every_index_with_ghosts_passes) {
+  const fields f("f", 3, {5, 4, 3}, 2);
+  expect_corners_pass(f.ref(), f);
+  const fields two("two", 2, {6, 4}, 1);
+  expect_corners_pass(two.ref(), two);
+  for (const auto order :
+       {loopnest::axis_order::xyz, loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
+    const packed p("p", 4, {5, 4, 3}, 2, order);
+    expect_corners_pass(p.ref(), p);
+  }
+}
+
+// The field kernels index only inside the index space: under the checks they run through, under
+// every schedule kind, a strip schedule, both layouts and every axis order.
+template <class Schedule, class Layout>
+void run_field_kernels() {
+  using set    = loopnest::field_set<double, Layout, space::memory_space>;
+  using buffer = loopnest::packed_fields<double, Layout, space::memory_space>;
+  const space exec;
+  const set q("q", 3, {9, 5, 4}, 2), rhs("rhs", 3, {9, 5, 4}, 2), flux("flux", 3, {9, 5, 4}, 2);
+  loopnest::copy_fields<Schedule>(exec, rhs, q);
+  for (int d = 0; d < 3; ++d) {
+    const Kokkos::View<double*, space::memory_space> inv_d("inv_d", q.interior_extent(d));
+    loopnest::flux_difference<Schedule>(exec, d, rhs, flux, inv_d);
+  }
+  for (const auto order :
+       {loopnest::axis_order::xyz, loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
+    const buffer packed("packed", 3, {9, 5, 4}, 2, order);
+    loopnest::pack_weno<Schedule>(exec, packed, q);
+    for (int d = 0; d < 3; ++d) {
+      loopnest::finalize_flux<Schedule>(exec, d, flux, packed);
+    }
+  }
+  exec.fence();
+}
+
+template <class Layout>
+void run_field_kernels_all() {
+  run_field_kernels<loopnest::with_layout_t<loopnest::collapse4, Layout>, Layout>();
+  run_field_kernels<loopnest::with_layout_t<loopnest::collapse3, Layout>, Layout>();
+  run_field_kernels<loopnest::with_layout_t<loopnest::flat, Layout>, Layout>();
+  run_field_kernels<loopnest::with_layout_t<loopnest::kokkos_default, Layout>, Layout>();
+  run_field_kernels<loopnest::with_layout_t<loopnest::automatic, Layout>, Layout>();
+  run_field_kernels<
+      loopnest::with_cells_per_thread_t<loopnest::with_layout_t<loopnest::collapse3, Layout>, 4>,
+      Layout>();
+}
+
+TEST(field_bounds_check, the_field_kernels_stay_inside_the_index_space) {
+  run_field_kernels_all<Kokkos::LayoutLeft>();
+  run_field_kernels_all<Kokkos::LayoutRight>();
+}
+
+// The death tests run the statement in a child process, which aborts; the parent checks its
+// message. "threadsafe" starts the child afresh, which holds with any host backend's threads.
+TEST(field_bounds_check_DeathTest, field_set_ref_aborts_past_the_ghosts_naming_the_indices) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  const fields f("f", 3, {5, 4, 3}, 2);
+  const auto r       = f.ref();
+  const char* bounds = "v in \\[0, 3\\), i in \\[-2, 7\\), j in \\[-2, 6\\), k in \\[-2, 5\\)";
+  EXPECT_DEATH(write_and_read(r, 0, 7, 0, 0),
+               std::string("loopnest::field_set_ref: index \\(v, i, j, k\\) = \\(0, 7, 0, 0\\) "
+                           "is out of bounds: ") +
+                   bounds);
+  EXPECT_DEATH(write_and_read(r, 0, 0, -3, 0), "\\(v, i, j, k\\) = \\(0, 0, -3, 0\\)");
+  EXPECT_DEATH(write_and_read(r, 0, 0, 0, 5), "\\(v, i, j, k\\) = \\(0, 0, 0, 5\\)");
+  EXPECT_DEATH(write_and_read(r, 3, 0, 0, 0), "\\(v, i, j, k\\) = \\(3, 0, 0, 0\\)");
+  EXPECT_DEATH(write_and_read(r, -1, 0, 0, 0), "\\(v, i, j, k\\) = \\(-1, 0, 0, 0\\)");
+  // A 2D grid has k = 0 only.
+  const fields two("two", 2, {6, 4}, 1);
+  EXPECT_DEATH(write_and_read(two.ref(), 1, 0, 0, 1),
+               "field_set_ref: index \\(v, i, j, k\\) = \\(1, 0, 0, 1\\) is out of bounds: v in "
+               "\\[0, 2\\), i in \\[-1, 7\\), j in \\[-1, 5\\), k in \\[0, 1\\)");
+}
+
+TEST(field_bounds_check_DeathTest, packed_fields_ref_aborts_past_the_ghosts_naming_the_indices) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  // In grid indices whatever the axis order: j past its bound in a buffer that stores y first.
+  const packed p("p", 4, {5, 4, 3}, 2, loopnest::axis_order::yxz);
+  const auto r = p.ref();
+  EXPECT_DEATH(write_and_read(r, 0, 0, 6, 0),
+               "loopnest::packed_fields_ref: index \\(v, i, j, k\\) = \\(0, 0, 6, 0\\) is out of "
+               "bounds: v in \\[0, 4\\), i in \\[-2, 7\\), j in \\[-2, 6\\), k in \\[-2, 5\\)");
+  EXPECT_DEATH(write_and_read(r, 4, 0, 0, 0), "\\(v, i, j, k\\) = \\(4, 0, 0, 0\\)");
+  EXPECT_DEATH(write_and_read(r, 0, -3, 0, 0), "\\(v, i, j, k\\) = \\(0, -3, 0, 0\\)");
+}
+
+}  // namespace
