@@ -1,6 +1,7 @@
 // field_set_ref and packed_fields_ref under KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK (this translation
 // unit, and its test_main, are compiled with it): every index in the index space with ghosts
 // passes, one past it aborts through Kokkos::abort with the indices and the bounds.
+#include <loopnest/field_kernels.hpp>
 #include <loopnest/loopnest.hpp>
 
 #include <gtest/gtest.h>
@@ -81,7 +82,11 @@ void run_field_kernels() {
   loopnest::copy_fields<Schedule>(exec, rhs, q);
   for (int d = 0; d < 3; ++d) {
     const Kokkos::View<double*, space::memory_space> inv_d("inv_d", q.interior_extent(d));
-    loopnest::flux_difference<Schedule>(exec, d, rhs, flux, inv_d);
+    if (d == 0) {
+      loopnest::flux_difference<Schedule>(exec, d, loopnest::assign, rhs, flux, inv_d);
+    } else {
+      loopnest::flux_difference<Schedule>(exec, d, loopnest::accumulate, rhs, flux, inv_d);
+    }
   }
   for (const auto order :
        {loopnest::axis_order::xyz, loopnest::axis_order::yxz, loopnest::axis_order::zyx}) {
