@@ -119,6 +119,9 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
             "case.json:2:3: parameter 'patch_icpp(2)%alter_patch' is not implemented by this "
             "port (all of a patch's alter_patch(j) at once: write alter_patch(j) for each "
             "earlier patch j)");
+  EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(1)%hcid\": 170")),
+            "case.json:2:3: parameter 'patch_icpp(1)%hcid' is not implemented by this port "
+            "(MFC's hard-coded initial conditions (the Hardcoded1D/2D/3D cases))");
   EXPECT_EQ(error_of(shock_tube("", "\"teno\": \"T\"")),
             "case.json:2:3: 'teno' = T is not implemented by this port (it implements F: TENO "
             "weights)");
