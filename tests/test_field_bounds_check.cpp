@@ -122,7 +122,7 @@ TEST(field_bounds_check_DeathTest, field_set_ref_aborts_past_the_ghosts_naming_t
   ::testing::FLAGS_gtest_death_test_style = "threadsafe";
   const fields f("f", 3, {5, 4, 3}, 2);
   const auto r       = f.ref();
-  const char* bounds = "v in \\[0, 3\\), i in \\[-2, 7\\), j in \\[-2, 6\\), k in \\[-2, 5\\)";
+  const char* bounds = R"(v in \[0, 3\), i in \[-2, 7\), j in \[-2, 6\), k in \[-2, 5\))";
   EXPECT_DEATH(write_and_read(r, 0, 7, 0, 0),
                std::string("loopnest::field_set_ref: index \\(v, i, j, k\\) = \\(0, 7, 0, 0\\) "
                            "is out of bounds: ") +

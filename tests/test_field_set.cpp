@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -152,9 +153,8 @@ TEST(grid_shape, ghost_boxes_with_corners_tile_the_grid) {
       for (int k = b.lower(2); k < b.upper(2); ++k) {
         for (int j = b.lower(1); j < b.upper(1); ++j) {
           for (int i = b.lower(0); i < b.upper(0); ++i) {
-            ++count[static_cast<std::size_t>(
-                (i - all.lower(0)) +
-                all.extent(0) * ((j - all.lower(1)) + all.extent(1) * (k - all.lower(2))))];
+            const std::int64_t x = i - all.lower(0), y = j - all.lower(1), z = k - all.lower(2);
+            ++count[static_cast<std::size_t>(x + all.extent(0) * (y + all.extent(1) * z))];
           }
         }
       }
@@ -170,7 +170,8 @@ TEST(grid_shape, ghost_boxes_with_corners_tile_the_grid) {
       more += c > 1;
     }
     EXPECT_EQ(more, 0);
-    const auto faces_only = g.interior().size() + 2 * 2 * (3 * 2 + 4 * 2 + 4 * 3);
+    const int face_ghosts = 2 * 2 * (3 * 2 + 4 * 2 + 4 * 3);  // two sides, two layers, per axis
+    const auto faces_only = g.interior().size() + face_ghosts;
     EXPECT_EQ(once, span == loopnest::ghost_span::face ? faces_only : all.size());
   }
 }

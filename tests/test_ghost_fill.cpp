@@ -40,7 +40,7 @@ struct host_copy {
   std::vector<mirror> v;
   loopnest::grid_shape shape;
 
-  explicit host_copy(const Fields& f) : shape(f) {
+  explicit host_copy(const Fields& f) : shape(static_cast<const loopnest::grid_shape&>(f)) {
     for (int n = 0; n < f.nvar(); ++n) {
       // A copy of its own, also where the fields are in host memory already.
       v.push_back(Kokkos::create_mirror(f.field(n)));
@@ -53,6 +53,8 @@ struct host_copy {
       Kokkos::deep_copy(v.back(), m);
     }
   }
+  // A copy with mirrors of its own.
+  host_copy clone() const { return host_copy(*this); }
   typename Fields::value_type& operator()(int n, int i, int j, int k) const {
     return v[static_cast<std::size_t>(n)](i - shape.lower(0), j - shape.lower(1),
                                           k - shape.lower(2));
@@ -79,14 +81,14 @@ struct host_copy {
 template <class Fields>
 host_copy<Fields> random_interior(const Fields& f, std::mt19937& gen) {
   host_copy<Fields> h(f);
-  using T = typename Fields::value_type;
+  using scalar = typename Fields::value_type;
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   const auto in = f.interior();
   h.for_cells([&](int i, int j, int k) {
     const bool inside = i >= in.lower(0) && i < in.upper(0) && j >= in.lower(1) &&
                         j < in.upper(1) && k >= in.lower(2) && k < in.upper(2);
     for (int n = 0; n < f.nvar(); ++n) {
-      h(n, i, j, k) = inside ? T(value(gen)) : poison<T>;
+      h(n, i, j, k) = inside ? scalar(value(gen)) : poison<scalar>;
     }
   });
   return h;
@@ -179,7 +181,7 @@ void check_every_subset(const ExecutionSpace& exec, const Fields& f,
         const ghost_rules rules = rules_for(kind, mask, span);
         initial.upload(f);
         loopnest::fill_ghosts<Schedule>(exec, f, rules);
-        const host_copy<Fields> expected(initial);
+        const host_copy<Fields> expected = initial.clone();
         reference_fill(expected, rules);
         ASSERT_EQ(differences(f, expected), 0) << rules_text(rules, f.dims());
       }
@@ -228,7 +230,7 @@ TYPED_TEST(ghost_fill, every_kind_and_subset_of_faces_matches_the_host_loop_2d_1
 // the reference.
 template <class ExecutionSpace>
 void check_random_rules(const ExecutionSpace& exec) {
-  using F = fields_t<double, Kokkos::LayoutLeft, ExecutionSpace>;
+  using fields = fields_t<double, Kokkos::LayoutLeft, ExecutionSpace>;
   for (unsigned seed = 100; seed < 140; ++seed) {
     std::mt19937 gen(seed);
     const int dims  = draw(gen, 1, 3);
@@ -238,11 +240,11 @@ void check_random_rules(const ExecutionSpace& exec) {
     for (int& e : n) {
       e = draw(gen, std::max(ghost, 1), 6);
     }
-    const F f(exec, "f", nvar,
-              dims == 1   ? std::initializer_list<int>{n[0]}
-              : dims == 2 ? std::initializer_list<int>{n[0], n[1]}
-                          : std::initializer_list<int>{n[0], n[1], n[2]},
-              ghost);
+    const fields f(exec, "f", nvar,
+                   dims == 1   ? std::initializer_list<int>{n[0]}
+                   : dims == 2 ? std::initializer_list<int>{n[0], n[1]}
+                               : std::initializer_list<int>{n[0], n[1], n[2]},
+                   ghost);
     ghost_rules rules;
     for (int a = 0; a < dims; ++a) {
       for (auto& face : rules.face[a]) {
@@ -253,8 +255,8 @@ void check_random_rules(const ExecutionSpace& exec) {
     rules.span = draw(gen, 0, 1) ? ghost_span::face : ghost_span::with_corners;
     SCOPED_TRACE("seed " + std::to_string(seed) + ": " + rules_text(rules, dims) + ", ghost " +
                  std::to_string(ghost) + ", nvar " + std::to_string(nvar));
-    const auto initial = random_interior(f, gen);
-    const host_copy<F> expected(initial);
+    const auto initial               = random_interior(f, gen);
+    const host_copy<fields> expected = initial.clone();
     reference_fill(expected, rules);
 
     initial.upload(f);
@@ -277,8 +279,8 @@ TYPED_TEST(ghost_fill, random_rules_on_random_grids_match_the_host_loop) {
 // interior everywhere, corners included, and an extrapolated grid's corners the corner cell.
 template <class ExecutionSpace>
 void check_corners(const ExecutionSpace& exec) {
-  using F = fields_t<double, Kokkos::LayoutLeft, ExecutionSpace>;
-  const F f(exec, "f", 1, {4, 3, 5}, 2);
+  using fields = fields_t<double, Kokkos::LayoutLeft, ExecutionSpace>;
+  const fields f(exec, "f", 1, {4, 3, 5}, 2);
   std::mt19937 gen(7);
   const auto initial = random_interior(f, gen);
   const auto wrap    = [](int i, int n) { return ((i % n) + n) % n; };
@@ -286,7 +288,7 @@ void check_corners(const ExecutionSpace& exec) {
     initial.upload(f);
     loopnest::fill_ghosts<loopnest::collapse3>(exec, f,
                                                rules_for(kind, 63, ghost_span::with_corners));
-    const host_copy<F> got(f);
+    const host_copy<fields> got(f);
     int wrong = 0;
     got.for_cells([&](int i, int j, int k) {
       const int src[3] = {i, j, k};
@@ -310,8 +312,8 @@ TYPED_TEST(ghost_fill, corners_come_out_right_axis_after_axis) {
 // keep their poison.
 template <class ExecutionSpace>
 void check_refusals(const ExecutionSpace& exec) {
-  using F = fields_t<double, Kokkos::LayoutLeft, ExecutionSpace>;
-  const F f(exec, "f", 2, {6, 2}, 3);
+  using fields = fields_t<double, Kokkos::LayoutLeft, ExecutionSpace>;
+  const fields f(exec, "f", 2, {6, 2}, 3);
   std::mt19937 gen(3);
   const auto initial = random_interior(f, gen);
   initial.upload(f);

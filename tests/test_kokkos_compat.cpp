@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -56,7 +57,8 @@ typename Kokkos::View<T***>::HostMirror abs_min_max_on_device(const std::vector<
   const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::DefaultExecutionSpace(), host_x);
   Kokkos::View<T***> out("out", n, n, 3);
   Kokkos::parallel_for(
-      "loopnest::test_kokkos_compat", Kokkos::RangePolicy<>(0, n * n), KOKKOS_LAMBDA(int ab) {
+      "loopnest::test_kokkos_compat", Kokkos::RangePolicy<>(0, static_cast<std::size_t>(n) * n),
+      KOKKOS_LAMBDA(int ab) {
         const int a  = ab / n;
         const int b  = ab % n;
         out(a, b, 0) = loopnest::min(x(a), x(b));

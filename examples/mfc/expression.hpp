@@ -403,6 +403,7 @@ class expression_parser {
   }
 
   // additive: term (('+' | '-') term)*, left-associative.
+  // NOLINTNEXTLINE(misc-no-recursion): nesting is bounded by max_depth.
   operand additive() {
     operand left = term();
     while (peek_op("+") || peek_op("-")) {
@@ -413,6 +414,7 @@ class expression_parser {
   }
 
   // term: factor (('*' | '/') factor)*, left-associative.
+  // NOLINTNEXTLINE(misc-no-recursion): nesting is bounded by max_depth.
   operand term() {
     operand left = factor();
     while (peek_op("*") || peek_op("/")) {
@@ -423,6 +425,7 @@ class expression_parser {
   }
 
   // factor: ('+' | '-') factor | power (Python's u_expr).
+  // NOLINTNEXTLINE(misc-no-recursion): nesting is bounded by max_depth.
   operand factor() {
     if (peek_op("+") || peek_op("-")) {
       const token op = take();
@@ -439,6 +442,7 @@ class expression_parser {
   }
 
   // power: primary ['**' factor], right-associative.
+  // NOLINTNEXTLINE(misc-no-recursion): nesting is bounded by max_depth.
   operand power() {
     operand base = primary();
     if (peek_op("**")) {
@@ -451,6 +455,7 @@ class expression_parser {
     return base;
   }
 
+  // NOLINTNEXTLINE(misc-no-recursion): nesting is bounded by max_depth.
   operand primary() {
     const token t = take();
     if (t.type == token::kind::number) {
@@ -600,6 +605,7 @@ class expression_parser {
     return nullptr;
   }
 
+  // NOLINTNEXTLINE(misc-no-recursion): nesting is bounded by max_depth.
   operand call(const token& t) {
     const function_spec* f = function_of(t.text);
     if (f == nullptr) {

@@ -82,6 +82,7 @@ struct check_same_kind {
   static_assert(std::is_same<typename A::memory_space, typename B::memory_space>::value,
                 "loopnest: the two field sets of a field kernel must be in the same memory "
                 "space: deep-copy one into the other's space first.");
+  static constexpr bool value = true;
 };
 
 template <class Grid>
@@ -235,7 +236,8 @@ void copy_fields(const ExecutionSpace& exec, const field_set<T, Layout, MemorySp
                  const Src& src) {
   static_assert(Impl::is_field_set_v<Src>,
                 "loopnest::copy_fields: src must be a loopnest::field_set, as dst is.");
-  Impl::check_same_kind<field_set<T, Layout, MemorySpace>, Src>{};
+  static_assert(Impl::check_same_kind<field_set<T, Layout, MemorySpace>, Src>::value,
+                "loopnest: the two field sets must be of one kind (the assertions above).");
   Impl::check_same_shape("loopnest::copy_fields", "dst", dst, "src", src, true);
   Impl::check_disjoint("loopnest::copy_fields", "dst", dst, "src", src);
   const Impl::profiling_region region("loopnest::copy_fields");
@@ -271,7 +273,8 @@ void flux_difference(const ExecutionSpace& exec, int direction, [[maybe_unused]]
                 "loopnest::accumulate.");
   static_assert(Impl::is_field_set_v<Flux>,
                 "loopnest::flux_difference: flux must be a loopnest::field_set, as rhs is.");
-  Impl::check_same_kind<field_set<T, Layout, MemorySpace>, Flux>{};
+  static_assert(Impl::check_same_kind<field_set<T, Layout, MemorySpace>, Flux>::value,
+                "loopnest: the two field sets must be of one kind (the assertions above).");
   static_assert(Kokkos::is_view<InvD>::value && InvD::rank == 1,
                 "loopnest::flux_difference: inv_d must be a rank-1 Kokkos::View of inverse cell "
                 "widths.");
