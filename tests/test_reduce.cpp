@@ -74,9 +74,38 @@ double sum_plane(const plane& q, const loopnest::box<2>& b) {
   return total;
 }
 
+// The documented fold of values (reduction_order.hpp) with group and width for fold_group and
+// fold_width, written out on the host without the library: levels while more than group *
+// width values remain, value s of a level of m folding s, s + m, ...; width slices folded alike;
+// the slices joined pairwise.
+double ordered_fold(std::vector<double> values, std::size_t group, std::size_t width) {
+  while (values.size() > group * width) {
+    const std::size_t n = values.size(), m = (n + group - 1) / group;
+    std::vector<double> next(m, 0.0);
+    for (std::size_t s = 0; s < m; ++s) {
+      for (std::size_t t = s; t < n; t += m) {
+        next[s] += values[t];
+      }
+    }
+    values = next;
+  }
+  std::vector<double> slice(width, 0.0);
+  for (std::size_t s = 0; s < width; ++s) {
+    for (std::size_t t = s; t < values.size(); t += width) {
+      slice[s] += values[t];
+    }
+  }
+  for (std::size_t stride = 1; stride < width; stride *= 2) {
+    for (std::size_t s = 0; s + stride < width; s += 2 * stride) {
+      slice[s] += slice[s + stride];
+    }
+  }
+  return slice[0];
+}
+
 // The documented order, written out on the host without the library: tiles of one i and up to
 // 8 j and 8 k (3D) or 32 j (2D), folded k outermost; partials numbered i fastest, then bj, bk,
-// v; 4096 slices folded in order; the slices joined pairwise.
+// v; then the fold above with 32 and 1024.
 double ordered_sum(const field& q, const loopnest::box<3>& b, int nvar) {
   auto host    = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
   const int nx = b.extent(0), ny = b.extent(1), nz = b.extent(2);
@@ -98,19 +127,7 @@ double ordered_sum(const field& q, const loopnest::box<3>& b, int nvar) {
       }
     }
   }
-  const std::size_t slices = 4096, n = partials.size(), length = (n + slices - 1) / slices;
-  std::vector<double> slice(slices, 0.0);
-  for (std::size_t s = 0; s < slices; ++s) {
-    for (std::size_t t = s * length; t < std::min((s + 1) * length, n); ++t) {
-      slice[s] += partials[t];
-    }
-  }
-  for (std::size_t stride = 1; stride < slices; stride *= 2) {
-    for (std::size_t s = 0; s + stride < slices; s += 2 * stride) {
-      slice[s] += slice[s + stride];
-    }
-  }
-  return slice[0];
+  return ordered_fold(partials, 32, 1024);
 }
 
 // The sum of the same cells in long double: what every order approximates.
@@ -167,6 +184,60 @@ TEST(reduce, a_sum_over_cells_and_variables_is_the_documented_order_under_every_
   };
   std::apply([&](auto... s) { (check(s), ...); }, left_schedules{});
   std::apply([&](auto... s) { (check(s), ...); }, right_schedules{});
+}
+
+// More partials than one team folds (32 x 1024): one level before the last.
+TEST(reduce, a_sum_with_a_fold_level_is_the_documented_order_under_every_schedule) {
+  const loopnest::box<3> b{{0, -1, 0}, {2100, 8, 9}};
+  const field q         = random_field(2100, 7, 9, 4, 4321);
+  const double expected = ordered_sum(q, b, 4);
+  ASSERT_NEAR(static_cast<double>(exact_sum(q, b, 4)), expected, 1e-3);
+  const auto check = [&](auto schedule) {
+    using schedule_type = decltype(schedule);
+    const double got    = sum_cell_vars<schedule_type>(q, b, 4);
+    EXPECT_TRUE(same_bits(got, expected))
+        << loopnest_test::kind_name<schedule_type>() << ": " << got << " against " << expected;
+  };
+  std::apply([&](auto... s) { (check(s), ...); }, left_schedules{});
+}
+
+// The fold of values on the device, with a group of 4 and 8 slices so that 1000 values take
+// three levels before the last (250, 63, 16), and counts around each level's edge.
+std::vector<double> device_folds(const std::vector<std::size_t>& counts, unsigned seed,
+                                 std::vector<std::vector<double>>& inputs) {
+  using values_view = Kokkos::View<double*, space>;
+  std::vector<double> results;
+  std::mt19937_64 draw(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (const std::size_t n : counts) {
+    std::vector<double> values(n);
+    for (double& x : values) {
+      x = value(draw) * std::pow(10.0, static_cast<int>(value(draw) * 8));
+    }
+    inputs.push_back(values);
+    const values_view partials("partials", n);
+    const values_view slices("slices", 8);
+    const Kokkos::View<double, space> result("result");
+    Kokkos::deep_copy(partials, Kokkos::View<const double*, Kokkos::HostSpace>(values.data(), n));
+    Kokkos::deep_copy(result, std::nan(""));
+    double sum = std::nan("");
+    loopnest::Impl::fold_partials<4, 8>(space(), Kokkos::Sum<double>(sum), partials, slices, result,
+                                        "loopnest::test_reduce::fold");
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
+    results.push_back(host());
+  }
+  return results;
+}
+
+TEST(reduce, the_fold_of_partials_is_the_documented_levels_and_tree) {
+  const std::vector<std::size_t> counts{0, 1, 7, 32, 33, 128, 129, 1000};
+  std::vector<std::vector<double>> inputs;
+  const std::vector<double> got = device_folds(counts, 2024, inputs);
+  for (std::size_t c = 0; c < counts.size(); ++c) {
+    const double expected = ordered_fold(inputs[c], 4, 8);
+    EXPECT_TRUE(same_bits(got[c], expected))
+        << counts[c] << " values: " << got[c] << " against " << expected;
+  }
 }
 
 TEST(reduce, a_2d_sum_is_the_same_under_every_schedule_and_near_the_exact_sum) {

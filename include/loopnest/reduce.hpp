@@ -52,7 +52,7 @@ class reduction_scratch {
       s.hooked = true;
       s.slices = Kokkos::View<V*, Memory>(
           Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::slices"),
-          fold_slices);
+          fold_width);
       s.result = Kokkos::View<V, Memory>(
           Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::result"));
     }
@@ -87,6 +87,33 @@ class reduction_scratch {
   std::unique_lock<std::mutex> m_lock;
 };
 
+// Schedule with Kind in place of its own (one cell per work item).
+template <class Schedule, schedule_kind Kind>
+using with_kind_t = schedule<Kind, typename Schedule::mapping, typename Schedule::layout,
+                             typename Schedule::bounds>;
+
+// The loop over a box of tiles under Schedule. A tile folds up to 64 cells in one work item, a
+// long body whose warps stay on lines without collapse3's rows: automatic runs it flat (faster
+// than collapse3 on the H200, docs/results/h200/experiments.md), or collapse4 where its rule
+// finds the box too small to fill the device.
+template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, class Fold>
+void run_tiles(const ExecutionSpace& exec, const box<Rank>& tiles, int nvar, const Fold& fold,
+               const std::string& label) {
+  if constexpr (Schedule::kind == schedule_kind::automatic) {
+    if (automatic_choice<Schedule>(exec, tiles.size()) == schedule_kind::collapse4) {
+      run_tiles<with_kind_t<Schedule, schedule_kind::collapse4>, PerVariable>(exec, tiles, nvar,
+                                                                              fold, label);
+    } else {
+      run_tiles<with_kind_t<Schedule, schedule_kind::flat>, PerVariable>(exec, tiles, nvar, fold,
+                                                                         label);
+    }
+  } else if constexpr (PerVariable) {
+    for_each_cell_var<Schedule>(exec, tiles, nvar, fold, label);
+  } else {
+    for_each_cell<Schedule>(exec, tiles, fold, label);
+  }
+}
+
 // The first pass of a reduction (reduction_order.hpp): the partials of b's tiles, numbered as
 // reduction_tiles(b, nvar) numbers them, under Schedule, in scratch's memory.
 template <class Schedule, bool PerVariable, class ExecutionSpace, int Rank, class F, class Reducer>
@@ -99,11 +126,7 @@ Kokkos::View<typename Reducer::value_type*, typename ExecutionSpace::memory_spac
   auto partials = scratch.partials(exec, tiles.count());
   const tile_fold<Rank, PerVariable, F, Reducer, memory> fold{f, reducer, tiles, partials};
   if (!b.empty()) {
-    if constexpr (PerVariable) {
-      for_each_cell_var<Schedule>(exec, tiles.index_box(), nvar, fold, label + "::tiles");
-    } else {
-      for_each_cell<Schedule>(exec, tiles.index_box(), fold, label + "::tiles");
-    }
+    run_tiles<Schedule, PerVariable>(exec, tiles.index_box(), nvar, fold, label + "::tiles");
   }
   return partials;
 }

@@ -23,8 +23,11 @@ namespace loopnest::Impl {
 // holds threads.
 inline constexpr int tile_extent_3d = 8;
 inline constexpr int tile_extent_2d = 32;
-// The slices the partials are cut into before the pairwise tree (a power of two).
-inline constexpr int fold_slices = 4096;
+// The values a work item of a level folds: a strided fold reads a level's values as neighbouring
+// work items read neighbouring values, and enough of them per item to shrink the level 32-fold.
+inline constexpr int fold_group = 32;
+// The slices of the last level, joined pairwise by one team (a power of two).
+inline constexpr int fold_width = 1024;
 
 template <int Rank>
 struct reduction_tiles {
@@ -130,43 +133,71 @@ struct tile_fold {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int bj, int bk, int v) const { fold(i, bj, bk, v); }
 };
 
-// The partials folded into result(): fold_slices slices folded in order, then joined pairwise by
-// one team, whatever its size.
-template <class ExecutionSpace, class Reducer, class Memory>
+// Folds values s, s + stride, s + 2 stride, ... below n of in, in order, into acc.
+template <class Reducer, class Values>
+KOKKOS_INLINE_FUNCTION void fold_strided(const Reducer& reducer, const Values& in, std::int64_t n,
+                                         std::int64_t s, std::int64_t stride,
+                                         typename Reducer::value_type& acc) {
+  for (std::int64_t t = s; t < n; t += stride) {
+    reducer.join(acc, in(t));
+  }
+}
+
+// The partials folded into result() in the levels of the order above. A level folds in place:
+// value s of the next level is written by the work item that alone reads value s of this one.
+// The last level, one team, folds into slices (Width values) and joins them pairwise. Group and
+// Width are the order's fold_group and fold_width; the tests choose smaller ones to reach
+// several levels.
+template <int Group = fold_group, int Width = fold_width, class ExecutionSpace, class Reducer,
+          class Memory>
 void fold_partials(const ExecutionSpace& exec, const Reducer& reducer,
                    const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
                    const Kokkos::View<typename Reducer::value_type*, Memory>& slices,
                    const Kokkos::View<typename Reducer::value_type, Memory>& result,
                    const std::string& label) {
-  using value_type          = typename Reducer::value_type;
-  const auto n              = static_cast<std::int64_t>(partials.extent(0));
-  const std::int64_t length = (n + fold_slices - 1) / fold_slices;
-  Kokkos::parallel_for(
-      label + "::slices", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, fold_slices),
-      KOKKOS_LAMBDA(int s) {
-        value_type acc;
-        reducer.init(acc);
-        const std::int64_t end = (s + 1) * length < n ? (s + 1) * length : n;
-        for (std::int64_t t = s * length; t < end; ++t) {
-          reducer.join(acc, partials(t));
-        }
-        slices(s) = acc;
-      });
-  using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  Kokkos::parallel_for(
-      label + "::tree", Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const member& team) {
-        const int rank = team.team_rank(), size = team.team_size();
-        for (int stride = 1; stride < fold_slices; stride *= 2) {
-          for (int s = rank * 2 * stride; s < fold_slices; s += size * 2 * stride) {
-            reducer.join(slices(s), slices(s + stride));
-          }
-          team.team_barrier();
-        }
-        if (rank == 0) {
-          result() = slices(0);
-        }
-      });
+  static_assert(Group >= 2 && Width >= 1 && (Width & (Width - 1)) == 0,
+                "loopnest::Impl::fold_partials: a level folds at least two values into one, and "
+                "the last level's slices are a power of two.");
+  using value_type = typename Reducer::value_type;
+  const auto& in   = partials;
+  auto n           = static_cast<std::int64_t>(partials.extent(0));
+  while (n > std::int64_t{Group} * Width) {
+    const std::int64_t m = (n + Group - 1) / Group;
+    Kokkos::parallel_for(
+        label + "::level", Kokkos::RangePolicy<ExecutionSpace>(exec, 0, m),
+        KOKKOS_LAMBDA(std::int64_t s) {
+          value_type acc;
+          reducer.init(acc);
+          fold_strided(reducer, in, n, s, m, acc);
+          in(s) = acc;
+        });
+    n = m;
+  }
+  using member    = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  const auto last = KOKKOS_LAMBDA(const member& team) {
+    const int rank = team.team_rank(), size = team.team_size();
+    for (int s = rank; s < Width; s += size) {
+      value_type acc;
+      reducer.init(acc);
+      fold_strided(reducer, in, n, s, Width, acc);
+      slices(s) = acc;
+    }
+    team.team_barrier();
+    for (int stride = 1; stride < Width; stride *= 2) {
+      for (int s = rank * 2 * stride; s < Width; s += size * 2 * stride) {
+        reducer.join(slices(s), slices(s + stride));
+      }
+      team.team_barrier();
+    }
+    if (rank == 0) {
+      result() = slices(0);
+    }
+  };
+  // As many threads as the backend gives one team: the last level's loads are in flight together.
+  const int team_size =
+      Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1).team_size_max(last, Kokkos::ParallelForTag());
+  Kokkos::parallel_for(label + "::last", Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, team_size),
+                       last);
 }
 
 }  // namespace loopnest::Impl
