@@ -175,8 +175,8 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   run_result result;
   const auto save = [&](int step) {
     using exec_space = typename five_equation_solver<T>::execution_space;
-    result.cfl =
-        ranks.max(static_cast<double>(max_icfl<Schedule>(exec_space(), solver.state(), c, g)));
+    result.cfl       = ranks.max(
+              static_cast<double>(max_icfl<Schedule>(exec_space(), solver.state(), c, g, c.dt)));
     result.cfl_max = std::max(result.cfl_max, result.cfl);
     if (out_dir.empty()) {
       return;
