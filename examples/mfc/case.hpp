@@ -10,6 +10,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -73,7 +74,13 @@ struct case_config {
   axis_config axis[3];
   double dt        = 0.0;
   int t_step_start = 0, t_step_stop = 0, t_step_save = 1;
-  int num_fluids = 1;
+  // MFC's steps of a CFL target (cfl_dt: cfl_adap_dt or cfl_const_dt): dt from cfl_target every
+  // step or once, steps from t_save*n_start until t_stop, output every t_save numbered by t/t_save.
+  bool cfl_adap_dt = false, cfl_const_dt = false;
+  double cfl_target = 0.0, t_stop = 0.0, t_save = 0.0;
+  int n_start        = 0;
+  bool run_time_info = false;  // write CASE_DIR/run_time.inf, stop past an ICFL of 1
+  int num_fluids     = 1;
   fluid_config fluids[max_fluids];
   int weno_order = 5;
   bool mpp_lim = false, mixture_err = false, mapped_weno = false;
@@ -90,6 +97,8 @@ struct case_config {
   int p() const { return axis[2].cells_minus_one; }
   // MFC's sys_size for model_eqns = 2: partial densities, momenta, energy, volume fractions.
   int sys_size() const { return 2 * num_fluids + num_dims + 1; }
+  // MFC's cfl_dt, which m_start_up.fpp sets from the two switches.
+  bool cfl_dt() const { return cfl_adap_dt || cfl_const_dt; }
 };
 
 namespace detail {
@@ -110,6 +119,7 @@ class case_builder {
     for (const auto& [key, p] : m_store.without_effect()) {
       c.without_effect.push_back(key);
     }
+    std::sort(c.without_effect.begin(), c.without_effect.end());
     return c;
   }
 
@@ -235,6 +245,27 @@ class case_builder {
   }
 
   void read_time(case_config& c) {
+    c.run_time_info = logical_or("run_time_info", false);
+    c.cfl_adap_dt   = logical_or("cfl_adap_dt", false);
+    c.cfl_const_dt  = logical_or("cfl_const_dt", false);
+    // MFC recomputes dt every step when both are on: cfl_const_dt would be silently ignored.
+    if (c.cfl_adap_dt && c.cfl_const_dt) {
+      refuse(need("cfl_const_dt"),
+             "is given with cfl_adap_dt = T: set one of them (dt before every step, or once at "
+             "the start)");
+    }
+    // MFC's time loop (p_main.fpp) reads one set of keys or the other: the other is noted.
+    const char* const fixed_keys[] = {"dt", "t_step_start", "t_step_stop", "t_step_save"};
+    const char* const cfl_keys[]   = {"cfl_target", "t_stop", "t_save", "n_start"};
+    for (const char* key : c.cfl_dt() ? fixed_keys : cfl_keys) {
+      if (m_store.has(key)) {
+        c.without_effect.emplace_back(key);
+      }
+    }
+    if (c.cfl_dt()) {
+      read_cfl_time(c);
+      return;
+    }
     c.dt = real("dt");
     if (!(c.dt > 0)) {
       refuse(need("dt"), "must be positive");
@@ -254,6 +285,40 @@ class case_builder {
     }
     if (c.t_step_save < 1) {
       refuse(need("t_step_save"), "must be at least 1");
+    }
+  }
+
+  // MFC's s_check_inputs_time_stepping (src/common/m_checker_common.fpp) under cfl_dt: MFC's
+  // defaults (dflt_real, dflt_int) fail it, so each key is required.
+  void read_cfl_time(case_config& c) {
+    const std::string why = c.cfl_adap_dt ? "cfl_adap_dt = T" : "cfl_const_dt = T";
+    c.cfl_target          = real("cfl_target", why);
+    // MFC allows 0, a dt of 0 that never reaches t_stop.
+    if (!(c.cfl_target > 0 && c.cfl_target <= 1)) {
+      refuse(need("cfl_target"), "must be above 0 and at most 1");
+    }
+    c.t_stop = real("t_stop", why);
+    if (!(c.t_stop > 0)) {
+      refuse(need("t_stop"), "must be positive");
+    }
+    c.t_save = real("t_save", why);
+    if (!(c.t_save > 0)) {
+      refuse(need("t_save"), "must be positive");
+    }
+    if (c.t_save > c.t_stop) {
+      refuse(need("t_save"), "must be at most t_stop = " + need("t_stop").spelling);
+    }
+    c.n_start = static_cast<int>(need("n_start", why).integer);
+    if (c.n_start < 0) {
+      refuse(need("n_start"), "must be at least 0");
+    }
+    // MFC numbers an output int(t/t_save) and writes the number with I6.6 in its file names.
+    if (c.n_start > 999999) {
+      refuse(need("n_start"), "does not fit the six digits of MFC's output file names");
+    }
+    if (c.t_stop / c.t_save >= 1.0e6) {
+      refuse(need("t_save"), "numbers the output at t_stop = " + need("t_stop").spelling +
+                                 " past the six digits of MFC's output file names");
     }
   }
 
@@ -542,7 +607,7 @@ inline case_config build_case(const parameter_store& store, const std::string& s
 // double down to about 1e-154.
 inline std::string precision_problem(const case_config& c, bool single) {
   char text[200] = "";
-  if (single && !(static_cast<float>(c.dt) > 0.0F)) {
+  if (single && !c.cfl_dt() && !(static_cast<float>(c.dt) > 0.0F)) {
     std::snprintf(text, sizeof(text), "'dt' = %g is 0 in fp32: the state would never advance",
                   c.dt);
   } else if (const double least = single ? 1e-18 : 1e-76; c.weno_order > 1 && c.weno_eps < least) {

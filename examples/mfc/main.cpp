@@ -77,11 +77,16 @@ void print_usage(std::FILE* to) {
       "initial condition, takes SSP-RK3 steps of dt from t_step_start to t_step_stop with\n"
       "MFC's right-hand side (WENO5, HLLC, volume-fraction source) and writes MFC's serial\n"
       "output to DIR/D (cons.<v>.00.<step>.dat; prim.* in 1D and with prim_vars_wrt = T) at\n"
-      "t_step_start, every t_step_save steps and at t_step_stop. The files appear in D/ when\n"
-      "the run has ended well; until then they are kept aside (in DIR/.loopnest-mfc-*, removed\n"
-      "on an interrupt and by the next run when the process was killed). A run replaces the\n"
-      "output of earlier runs: MFC's output files in D/ that it did not write are removed\n"
-      "(REPLACED= counts them); other files in D/ stay.\n"
+      "t_step_start, every t_step_save steps and at t_step_stop. With cfl_adap_dt = T\n"
+      "(cfl_const_dt = T) dt comes from cfl_target before every step (the first), the steps\n"
+      "run from t_save*n_start to t_stop, the last shortened to end on it, and the outputs\n"
+      "(at the start, after each step past a multiple of t_save, at t_stop) are numbered\n"
+      "int(t/t_save). With run_time_info = T, DIR/run_time.inf gets MFC's row per step (its\n"
+      "ICFL), and a step past an ICFL of 1 ends the run (exit status 1). The files appear in\n"
+      "D/ when the run has ended well; until then they are kept aside (in DIR/.loopnest-mfc-*,\n"
+      "removed on an interrupt and by the next run when the process was killed). A run\n"
+      "replaces the output of earlier runs: MFC's output files in D/ that it did not write are\n"
+      "removed (REPLACED= counts them); other files in D/ stay.\n"
       "  --override KEY=VALUE  replace or add one parameter (T and F are logicals);\n"
       "                        KEY= (no value) takes KEY out of the case\n"
       "  --case-dir DIR        where D/ goes (default: the directory of CASE.json)\n"
@@ -90,8 +95,9 @@ void print_usage(std::FILE* to) {
       "                        collapse4, flat or automatic (loopnest's schedules)\n"
       "  --profile             fence and time every loop; print each loop's time and its share\n"
       "                        of the copy bandwidth measured in the same run\n"
-      "  --no-output           write no D/ files (timing runs: a 201^3 case's text output is\n"
-      "                        tens of GB; MFC's binary parallel_io output is not implemented)\n"
+      "  --no-output           write no D/ files and no run_time.inf (timing runs: a 201^3\n"
+      "                        case's text output is tens of GB; MFC's binary parallel_io\n"
+      "                        output is not implemented)\n"
       "  --list-parameters     every key of MFC's case dictionary: those this port\n"
       "                        implements (values, and MFC's names for them: \"5eq\",\n"
       "                        \"hllc\"), those it accepts without effect (output,\n"
@@ -112,9 +118,10 @@ void print_usage(std::FILE* to) {
       "fenced per stage; 'Time per step' averages the others (fenced at the step's ends), and\n"
       "'Step grind' is that step time in the same units (three right-hand sides).\n"
       "Exit status: 0 done; 1 the run went unphysical (a value not finite: the step and the\n"
-      "cell are named, no output is put in D/); 2 the case, its grid, its initial condition or\n"
-      "the command line is refused, or the case does not fit in memory (a line for each\n"
-      "refused parameter, nothing written); 3 an output could not be written.\n");
+      "cell are named; an ICFL past 1 with run_time_info = T; with cfl_adap_dt = T a dt below\n"
+      "a thousandth of the first: no output is put in D/); 2 the case, its grid, its initial\n"
+      "condition or the command line is refused, or the case does not fit in memory (a line\n"
+      "for each refused parameter, nothing written); 3 an output could not be written.\n");
 }
 
 const char* type_name(loopnest_mfc::value_type type) {
@@ -727,7 +734,7 @@ bool print_summary(const loopnest_mfc::case_config& c, const options& o,
   std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
               o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, files,
               o.case_dir.c_str());
-  std::printf("REPLACED=%d\n", replaced);
+  std::printf("REPLACED=%d\nTIME=%.17g\n", replaced, r.time);
 #ifdef LOOPNEST_MFC_MPI
   if (site.distributed != nullptr) {
     const loopnest::cartesian_decomposition& d = site.distributed->decomposition();
@@ -854,15 +861,15 @@ int run_tool(int argc, char* argv[]) {
       })) {
     return refused;
   }
-  const loopnest_mfc::run_site site =
+  loopnest_mfc::run_site site =
       distributed ? loopnest_mfc::run_site{distributed->local(), distributed->local_grid_of_rank(),
-                                           &*distributed, transport}
+                                           nullptr, &*distributed, transport}
                   : loopnest_mfc::run_site{c, *whole_grid};
   const loopnest_mfc::rank_set ranks =
       distributed ? distributed->ranks() : loopnest_mfc::rank_set{};
   const int rank_count = distributed ? distributed->size() : 1;
 #else
-  const loopnest_mfc::run_site site{c, *whole_grid};
+  loopnest_mfc::run_site site{c, *whole_grid};
   const loopnest_mfc::rank_set ranks{};
   const int rank_count = 1;
 #endif
@@ -944,6 +951,23 @@ int run_tool(int argc, char* argv[]) {
       stage.emplace(o.case_dir);
       stage_dir = stage->directory();
     }
+    // MFC writes run_time.inf as the run goes, beside D/ (s_open_run_time_information_file).
+    std::optional<loopnest_mfc::run_time_information> run_time_info;
+    std::string failure;
+    if (root && o.output && c.run_time_info) {
+      try {
+        run_time_info.emplace(o.case_dir + "/run_time.inf");
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    }
+    if (!all_ranks(failure.empty())) {
+      if (root) {
+        std::fprintf(stderr, "loopnest-mfc: %s\n", failure.c_str());
+      }
+      return io_error;
+    }
+    site.run_time_info = run_time_info ? &*run_time_info : nullptr;
     try {
       const std::string out = stage ? stage->directory() : std::string();
       r                     = o.precision == "fp32" ? run_precision<float>(site, *cons, o, out)

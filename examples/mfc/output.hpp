@@ -15,9 +15,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <sys/stat.h>
@@ -173,6 +176,81 @@ inline std::vector<std::string> write_serial_data_files(const std::string& case_
   }
   return written;
 }
+
+// MFC's run_time.inf header (s_open_run_time_information_file, m_data_output.fpp @d91cb687) for
+// the inviscid case, `date` as date_and_time gives it ("YYYYMMDD"): the description, the date as
+// MM/DD/YY, two empty lines and the column titles, each right-justified after 13 blanks.
+inline std::string run_time_information_header(const std::string& date) {
+  const std::string indent(13, ' ');
+  std::string text =
+      "Description: Stability information at each time-step of the simulation. This\n";
+  // MFC's source spells Courant-Friedrichs-Lewy with en dashes (UTF-8 E2 80 93).
+  text += indent +
+          "data is composed of the inviscid Courant\xE2\x80\x93"
+          "Friedrichs\xE2\x80\x93"
+          "Lewy (ICFL)\n";
+  text += indent + "number, the viscous CFL (VCFL) number, the capillary CFL (CCFL)\n";
+  text += indent + "number and the cell Reynolds (Rc) number. Please note that only\n";
+  text += indent + "those stability conditions pertinent to the physics included in\n";
+  text += indent + "the current computation are displayed.\n";
+  text +=
+      "Date: " + date.substr(4, 2) + "/" + date.substr(6, 2) + "/" + date.substr(2, 2) + "\n\n\n";
+  // '(13X,A9,13X,A10,13X,A10,13X,A10)': A10 right-justifies a shorter text.
+  const auto column = [&](const std::string& title, std::size_t width) {
+    return indent + std::string(width - title.size(), ' ') + title;
+  };
+  return text + column("Time-step", 9) + column("dt", 10) + column("Time", 10) +
+         column("ICFL Max", 10) + "\n";
+}
+
+// One row of run_time.inf (s_write_run_time_information): '(13X,I9,13X,F10.6,13X,F10.6,13X,F10.6)'
+// of MFC's t_step, dt, the time at the end of the step and the largest ICFL.
+inline std::string run_time_information_row(int t_step, double dt, double time, double icfl) {
+  char step[32];
+  std::snprintf(step, sizeof(step), "%9d", t_step);
+  const std::string indent(13, ' ');
+  const std::string digits = std::strlen(step) > 9 ? std::string(9, '*') : std::string(step);
+  return indent + digits + indent + fortran_f(dt, 10, 6) + indent + fortran_f(time, 10, 6) +
+         indent + fortran_f(icfl, 10, 6) + "\n";
+}
+
+// CASE_DIR/run_time.inf as MFC writes it with run_time_info = T: replaced when the run starts,
+// a row per step, each flushed, so that a run stopped by its ICFL shows the steps up to it.
+class run_time_information {
+ public:
+  // Creates (or replaces) the file and writes its header; throws naming the file when it cannot.
+  explicit run_time_information(std::string path) : m_path(std::move(path)) {
+    m_file = std::fopen(m_path.c_str(), "w");
+    if (m_file == nullptr) {
+      throw std::runtime_error("cannot create '" + m_path + "': " + std::strerror(errno));
+    }
+    char date[16];
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    std::strftime(date, sizeof(date), "%Y%m%d", &local);
+    put(run_time_information_header(date));
+  }
+  run_time_information(const run_time_information&)            = delete;
+  run_time_information& operator=(const run_time_information&) = delete;
+  ~run_time_information() { std::fclose(m_file); }
+
+  // Appends one step's row; throws naming the file when it cannot be written.
+  void write_row(int t_step, double dt, double time, double icfl) {
+    put(run_time_information_row(t_step, dt, time, icfl));
+  }
+
+ private:
+  std::string m_path;
+  std::FILE* m_file = nullptr;
+
+  void put(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), m_file) != text.size() ||
+        std::fflush(m_file) != 0) {
+      throw std::runtime_error("writing '" + m_path + "' failed: " + std::strerror(errno));
+    }
+  }
+};
 
 }  // namespace loopnest_mfc
 

@@ -36,7 +36,8 @@ struct parameter_spec {
 // and the namelists of m_start_up.fpp) that this port reads; see docs/mfc.md.
 inline constexpr parameter_spec supported_parameters[] = {
     // Logistics and output.
-    {"run_time_info", value_type::logical, "T|F", "accepted; no run-time file without a time loop"},
+    {"run_time_info", value_type::logical, "T|F",
+     "write CASE_DIR/run_time.inf (ICFL each step); stop past an ICFL of 1"},
     {"parallel_io", value_type::logical, "T|F",
      "accepted; one process always writes MFC's serial text files D/"},
     {"format", value_type::integer, "1|2", "post_process's database format; accepted, unused"},
@@ -74,6 +75,12 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"t_step_start", value_type::integer, "", "first time step"},
     {"t_step_stop", value_type::integer, "", "last time step"},
     {"t_step_save", value_type::integer, "", "time steps between outputs"},
+    {"cfl_adap_dt", value_type::logical, "T|F", "dt from cfl_target before every step"},
+    {"cfl_const_dt", value_type::logical, "T|F", "dt from cfl_target once, at the start"},
+    {"cfl_target", value_type::real, "", "the CFL number dt is set to (cfl_adap/const_dt)"},
+    {"t_stop", value_type::real, "", "end time (cfl_adap/const_dt; the last step ends on it)"},
+    {"t_save", value_type::real, "", "time between outputs (cfl_adap/const_dt)"},
+    {"n_start", value_type::integer, "", "first output's number, at time t_save*n_start"},
     // Simulation algorithm.
     {"model_eqns", value_type::integer, "2", "the five-equation model of Allaire et al."},
     {"num_fluids", value_type::integer, "1|2", "fluids"},

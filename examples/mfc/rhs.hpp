@@ -498,6 +498,10 @@ class five_equation_solver {
   template <class Schedule>
   void stage(int s);
 
+  // Sets the dt of the steps that follow: MFC's cfl_adap_dt and cfl_const_dt set it from the
+  // state (s_compute_dt) and shorten the last step to end at t_stop (s_perform_time_step).
+  void set_dt(double dt) { m_case.dt = dt; }
+
   // One SSP-RK3 step of dt: its three stages.
   template <class Schedule>
   void step() {

@@ -18,11 +18,12 @@
 
 namespace loopnest_mfc {
 
-// Where a run goes: the case and grid of this rank, and under MPI the decomposition and how
-// ranks exchange ghost cells.
+// Where a run goes: the case and grid of this rank, the run_time.inf it writes (rank 0, with
+// run_time_info and output), and under MPI the decomposition and how ranks exchange ghost cells.
 struct run_site {
   const case_config& c;
   const grid& g;
+  run_time_information* run_time_info = nullptr;
 #ifdef LOOPNEST_MFC_MPI
   const distributed_case* distributed = nullptr;
   loopnest::halo_transport transport  = loopnest::halo_transport::mpi_host;

@@ -17,10 +17,11 @@ run_result run_schedule(const run_site& site, const host_fields& cons, const std
   if (site.distributed != nullptr) {
     const halo_setup<Schedule> setup{site.distributed, site.transport};
     return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on(),
-                                 site.distributed->ranks(), setup);
+                                 site.distributed->ranks(), setup, site.run_time_info);
   }
 #endif
-  return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on());
+  return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on(), {}, {},
+                               site.run_time_info);
 }
 
 }  // namespace loopnest_mfc

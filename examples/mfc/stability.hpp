@@ -3,7 +3,8 @@
 // s_compute_enthalpy), sound speed (s_compute_speed_of_sound) and ICFL
 // (s_compute_stability_from_dt, Cartesian: (dt/dx)*(|u| + c) in 1D, dt/min over directions of
 // dx/(|u| + c) in 2D and 3D), and the maximum over the cells, a loopnest::reduce_cell with
-// Kokkos::Max.
+// Kokkos::Max. The same maximum at dt = 1 gives the dt of a CFL target (m_time_steppers.fpp,
+// s_compute_dt; m_sim_helpers.fpp, s_compute_dt_from_cfl).
 #ifndef LOOPNEST_MFC_STABILITY_HPP
 #define LOOPNEST_MFC_STABILITY_HPP
 
@@ -23,13 +24,13 @@
 
 namespace loopnest_mfc {
 
-// The largest ICFL over the interior cells of the conservative state `cons` (the case's
-// variables, MFC's order) of case c on grid g, in precision T: MFC's icfl_max_loc, this rank's.
-// q_prim_vf is the simulation's conversion (conversion_site::simulation), the enthalpy and sound
-// speed HLLC's (hllc_side, speed_of_sound), MFC's dx(j) in precision T.
+// The largest ICFL of steps of `step` over the interior cells of the conservative state `cons`
+// (the case's variables, MFC's order) of case c on grid g, in precision T: MFC's icfl_max_loc,
+// this rank's. q_prim_vf is the simulation's conversion (conversion_site::simulation), the
+// enthalpy and sound speed HLLC's (hllc_side, speed_of_sound), MFC's dx(j) in precision T.
 template <class Schedule, class T, class ExecutionSpace>
 T max_icfl(const ExecutionSpace& exec, const loopnest::field_set<T>& cons, const case_config& c,
-           const grid& g) {
+           const grid& g, double step) {
   Kokkos::View<const T*> widths[3];
   for (int d = 0; d < c.num_dims; ++d) {
     const axis_grid& a = g.axis[d];
@@ -47,7 +48,7 @@ T max_icfl(const ExecutionSpace& exec, const loopnest::field_set<T>& cons, const
   const slot_map slots                   = slot_map::of(equations_of(c));
   const bool mixture_err                 = c.mixture_err;
   const int dims                         = c.num_dims;
-  const T dt                             = static_cast<T>(c.dt);
+  const T dt                             = static_cast<T>(step);
   const Kokkos::View<const T*> dx = widths[0], dy = widths[1], dz = widths[2];
   T result = T(0);
   loopnest::reduce_cell<bounded<Schedule, blocks_per_sm<T>::state_check>>(
@@ -78,6 +79,19 @@ T max_icfl(const ExecutionSpace& exec, const loopnest::field_set<T>& cons, const
       },
       Kokkos::Max<T>(result), "loopnest_mfc::icfl");
   return result;
+}
+
+// MFC's dt for a CFL target (s_compute_dt): the smallest over the cells of cfl_target times the
+// cell's crossing time, dx/(|u| + c) in 1D and the smallest over the directions in 2D and 3D,
+// which is cfl_target over the largest ICFL of a step of 1. `max_over_ranks` is the maximum over
+// every rank of a value (MFC's s_mpi_allreduce_min of dt).
+template <class Schedule, class T, class ExecutionSpace, class MaxOverRanks>
+double cfl_time_step(const ExecutionSpace& exec, const loopnest::field_set<T>& cons,
+                     const case_config& c, const grid& g, double cfl_target,
+                     const MaxOverRanks& max_over_ranks) {
+  const double per_unit_time =
+      max_over_ranks(static_cast<double>(max_icfl<Schedule>(exec, cons, c, g, 1.0)));
+  return cfl_target / per_unit_time;
 }
 
 }  // namespace loopnest_mfc

@@ -396,6 +396,87 @@ TEST(mfc_case, refuses_cells_past_what_int_indexes_and_an_overflowing_weno_eps) 
   EXPECT_NO_THROW(read_text(shock_tube(), {"m=2147483638", "weno_eps=1e17"}));
 }
 
+// The shock tube stepped by a CFL target: MFC's keys of cfl_dt, the keys of t_step_* noted.
+const std::vector<std::string> cfl_adaptive = {"cfl_adap_dt=T", "cfl_target=0.5", "t_stop=0.05",
+                                               "t_save=0.02", "n_start=1"};
+
+TEST(mfc_case, reads_the_time_control_of_a_cfl_target) {
+  const case_config c = read_text(shock_tube(), cfl_adaptive);
+  EXPECT_TRUE(c.cfl_adap_dt);
+  EXPECT_FALSE(c.cfl_const_dt);
+  EXPECT_TRUE(c.cfl_dt());
+  EXPECT_EQ(c.cfl_target, 0.5);
+  EXPECT_EQ(c.t_stop, 0.05);
+  EXPECT_EQ(c.t_save, 0.02);
+  EXPECT_EQ(c.n_start, 1);
+  EXPECT_TRUE(c.run_time_info);
+  // MFC's loop reads neither dt nor t_step_*: they are noted, and need not be given.
+  EXPECT_EQ(c.without_effect,
+            (std::vector<std::string>{"dt", "t_step_save", "t_step_start", "t_step_stop"}));
+  std::vector<std::string> without_fixed = cfl_adaptive;
+  for (const char* key : {"dt=", "t_step_start=", "t_step_stop=", "t_step_save="}) {
+    without_fixed.emplace_back(key);
+  }
+  EXPECT_TRUE(read_text(shock_tube(), without_fixed).without_effect.empty());
+  // fp32 has no dt of the case to lose.
+  EXPECT_EQ(loopnest_mfc::precision_problem(read_text(shock_tube(), without_fixed), true), "");
+  const case_config once = read_text(
+      shock_tube(), {"cfl_const_dt=T", "cfl_target=1", "t_stop=1", "t_save=1", "n_start=0"});
+  EXPECT_TRUE(once.cfl_const_dt && once.cfl_dt() && !once.cfl_adap_dt);
+  // Without cfl_dt the keys of a CFL target are noted, and t_step_* run the case.
+  const case_config fixed =
+      read_text(shock_tube(), {"cfl_target=0.5", "t_stop=1", "run_time_info=F"});
+  EXPECT_FALSE(fixed.cfl_dt());
+  EXPECT_FALSE(fixed.run_time_info);
+  EXPECT_EQ(fixed.without_effect, (std::vector<std::string>{"cfl_target", "t_stop"}));
+  EXPECT_EQ(fixed.dt, 1e-4);
+}
+
+TEST(mfc_case, refuses_a_cfl_target_mfcs_checker_refuses_naming_the_key_and_value) {
+  const auto with = [](const std::vector<std::string>& changes) {
+    std::vector<std::string> overrides = cfl_adaptive;
+    for (const std::string& change : changes) {
+      const std::string key = loopnest_mfc::override_key(change);
+      overrides.erase(std::remove_if(overrides.begin(), overrides.end(),
+                                     [&](const std::string& o) {
+                                       return loopnest_mfc::override_key(o) == key;
+                                     }),
+                      overrides.end());
+      if (change.back() != '=') {
+        overrides.push_back(change);  // KEY= leaves the key out
+      }
+    }
+    return error_of(shock_tube(), overrides);
+  };
+  EXPECT_EQ(with({"cfl_target=-0.5"}),
+            "--override cfl_target=-0.5: 'cfl_target' = -0.5 must be above 0 and at most 1");
+  EXPECT_EQ(with({"cfl_target=0"}),
+            "--override cfl_target=0: 'cfl_target' = 0 must be above 0 and at most 1");
+  EXPECT_EQ(with({"cfl_target=1.5"}),
+            "--override cfl_target=1.5: 'cfl_target' = 1.5 must be above 0 and at most 1");
+  EXPECT_EQ(with({"t_stop=0"}), "--override t_stop=0: 't_stop' = 0 must be positive");
+  EXPECT_EQ(with({"t_stop=-1"}), "--override t_stop=-1: 't_stop' = -1 must be positive");
+  EXPECT_EQ(with({"t_save=0"}), "--override t_save=0: 't_save' = 0 must be positive");
+  EXPECT_EQ(with({"t_save=0.06"}),
+            "--override t_save=0.06: 't_save' = 0.06 must be at most t_stop = 0.05");
+  EXPECT_EQ(with({"n_start=-1"}), "--override n_start=-1: 'n_start' = -1 must be at least 0");
+  EXPECT_EQ(with({"cfl_const_dt=T"}),
+            "--override cfl_const_dt=T: 'cfl_const_dt' = T is given with cfl_adap_dt = T: set "
+            "one of them (dt before every step, or once at the start)");
+  EXPECT_EQ(with({"t_save=1e-8"}),
+            "--override t_save=1e-8: 't_save' = 1e-8 numbers the output at t_stop = 0.05 past "
+            "the six digits of MFC's output file names");
+  EXPECT_EQ(with({"n_start=1000000"}),
+            "--override n_start=1000000: 'n_start' = 1000000 does not fit the six digits of "
+            "MFC's output file names");
+  EXPECT_EQ(with({"t_stop=", "t_save=0.01"}),
+            "case.json: required parameter 't_stop' is missing (cfl_adap_dt = T)");
+  EXPECT_EQ(error_of(shock_tube(), {"cfl_const_dt=T"}),
+            "case.json: required parameter 'cfl_target' is missing (cfl_const_dt = T)");
+  EXPECT_EQ(with({"n_start="}),
+            "case.json: required parameter 'n_start' is missing (cfl_adap_dt = T)");
+}
+
 TEST(mfc_case, refuses_what_a_precision_cannot_hold) {
   case_config c = read_text(shock_tube());
   EXPECT_EQ(loopnest_mfc::precision_problem(c, false), "");

@@ -2,9 +2,13 @@
 // gfortran writes with s_write_serial_data_files' loops and formats (expected_output.f90).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "output.hpp"
 
@@ -95,6 +99,54 @@ TEST(mfc_output, files_match_gfortrans_byte_for_byte) {
     }
   }
   EXPECT_EQ(text_of(g3, 2, f3), file_text(data_dir + "/expected_3d.dat"));
+}
+
+// run_time.inf as gfortran writes MFC's statements (expected_output.f90): the header, with the
+// en dashes of MFC's source, and rows of I9 and F10.6 past their widths.
+TEST(mfc_output, run_time_information_matches_gfortrans_byte_for_byte) {
+  std::string text = run_time_information_header("20261205");
+  for (int i = 0; i <= 4; ++i) {
+    text += run_time_information_row(i, std::fabs(table[i]) * 1.e-3, table[i + 5],
+                                     std::fabs(table[i + 7]));
+  }
+  text += run_time_information_row(1234567890, 1.e-9, 1234.5, -0.0);
+  EXPECT_EQ(text, file_text(data_dir + "/expected_run_time.inf"));
+}
+
+// The file: the header's ten lines, then a row for each step written, each flushed as written.
+TEST(mfc_output, run_time_information_file_has_the_header_and_a_row_per_step) {
+  const std::string path = ::testing::TempDir() + "/run_time_information_test.inf";
+  {
+    run_time_information file(path);
+    for (int step = 0; step < 3; ++step) {
+      file.write_row(step, 1.e-3, 1.e-3 * (step + 1), 0.5);
+      EXPECT_EQ(
+          file_text(path).find(run_time_information_row(step, 1.e-3, 1.e-3 * (step + 1), 0.5)),
+          file_text(path).size() - 92)
+          << step;
+    }
+  }
+  std::istringstream lines(file_text(path));
+  std::vector<std::string> all;
+  for (std::string line; std::getline(lines, line);) {
+    all.push_back(line);
+  }
+  ASSERT_EQ(all.size(), 13u);
+  EXPECT_EQ(all[0].rfind("Description: Stability information", 0), 0u);
+  EXPECT_EQ(all[6].rfind("Date: ", 0), 0u);
+  EXPECT_EQ(all[9], std::string(13, ' ') + "Time-step" + std::string(21, ' ') + "dt" +
+                        std::string(19, ' ') + "Time" + std::string(15, ' ') + "ICFL Max");
+  EXPECT_EQ(all[12], std::string(21, ' ') + "2" + std::string(15, ' ') + "0.001000" +
+                         std::string(15, ' ') + "0.003000" + std::string(15, ' ') + "0.500000");
+  std::remove(path.c_str());
+  // A file that cannot be made is named.
+  try {
+    run_time_information bad("/nonexistent-directory/run_time.inf");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'/nonexistent-directory/run_time.inf'"),
+              std::string::npos);
+  }
 }
 
 }  // namespace

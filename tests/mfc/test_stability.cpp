@@ -1,7 +1,8 @@
-// max_icfl (stability.hpp) on the device against MFC's formulas on the host (m_sim_helpers.fpp,
-// s_compute_enthalpy, s_compute_stability_from_dt; m_variables_conversion.fpp,
-// s_compute_speed_of_sound) on states of random-ish signed velocities in 1D, 2D and 3D. The
-// per-cell operations are the same in the same order, and a maximum is exact: the same bits.
+// max_icfl and cfl_time_step (stability.hpp) on the device against MFC's formulas on the host
+// (m_sim_helpers.fpp, s_compute_enthalpy, s_compute_stability_from_dt, s_compute_dt_from_cfl;
+// m_variables_conversion.fpp, s_compute_speed_of_sound) on states of random-ish signed
+// velocities in 1D, 2D and 3D. The per-cell operations are the same in the same order, and a
+// maximum is exact: the same bits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,13 +87,16 @@ loopnest::field_set<double> on_device(const case_config& c, const std::vector<do
 }
 
 // MFC's icfl_max_loc on the host: s_compute_enthalpy, s_compute_speed_of_sound and
-// s_compute_stability_from_dt written out per cell, std::max over the cells.
+// s_compute_stability_from_dt written out per cell, std::max over the cells; with a
+// `cfl_target`, s_compute_dt instead: s_compute_dt_from_cfl's cfl_target*dx/(|u| + c) (the
+// smallest over the directions in 2D and 3D), std::min over the cells.
 double host_max_icfl(const case_config& c, const loopnest_mfc::grid& g,
-                     const std::vector<double>& cons) {
+                     const std::vector<double>& cons, double cfl_target = 0.0) {
   const equation_index ix = loopnest_mfc::equations_of(c);
   const auto eos          = loopnest_mfc::eos_of<double>(c);
   const int nvar          = ix.sys_size();
-  double result           = -1.0;
+  const bool cfl_dt       = cfl_target > 0.0;
+  double result           = cfl_dt ? 1e300 : -1.0;
   long long at            = 0;
   for (int k = 0; k <= c.p(); ++k) {
     for (int j = 0; j <= c.n(); ++j) {
@@ -117,7 +121,16 @@ double host_max_icfl(const case_config& c, const loopnest_mfc::grid& g,
         double sound      = (h - 5.e-1 * vel_sum - mix.qv / mix.rho) / mix.gamma;
         sound             = c.mixture_err && sound < 0.0 ? 100.0 * 1.e-16 : std::sqrt(sound);
         const int cell[3] = {i, j, k};
-        double icfl       = 0.0;
+        if (cfl_dt) {
+          double crossing = g.axis[0].dx(i) / (std::fabs(prim[ix.mom(0)]) + sound);
+          for (int d = 1; d < c.num_dims; ++d) {
+            crossing =
+                std::min(crossing, g.axis[d].dx(cell[d]) / (std::fabs(prim[ix.mom(d)]) + sound));
+          }
+          result = std::min(result, cfl_target * crossing);
+          continue;
+        }
+        double icfl = 0.0;
         if (c.num_dims == 1) {
           icfl = (c.dt / g.axis[0].dx(i)) * (std::fabs(prim[ix.mom(0)]) + sound);
         } else {
@@ -135,20 +148,37 @@ double host_max_icfl(const case_config& c, const loopnest_mfc::grid& g,
 }
 
 // The state and its mirror (every velocity negated): the cell of the largest ICFL moves one way
-// in one of them and the other way in the other, so that both signs of |u| are seen.
+// in one of them and the other way in the other, so that both signs of |u| are seen. The dt of
+// a CFL target of 0.7 is s_compute_dt's to a few roundings: cfl_target/(1/crossing) against
+// cfl_target*crossing.
 void expect_device_is_host(const case_config& c, double pressure_scale) {
   const loopnest_mfc::grid g = loopnest_mfc::generate_grid(c);
   for (const double sign : {1.0, -1.0}) {
     const std::vector<double> cons = random_state(c, pressure_scale, sign);
     const double expected          = host_max_icfl(c, g, cons);
     const double device            = loopnest_mfc::max_icfl<loopnest::collapse3>(
-        Kokkos::DefaultExecutionSpace(), on_device(c, cons), c, g);
+        Kokkos::DefaultExecutionSpace(), on_device(c, cons), c, g, c.dt);
     EXPECT_GT(expected, 0.0) << sign;
     EXPECT_EQ(device, expected) << sign;
     // flat orders the cells otherwise; a maximum is the same bits.
     EXPECT_EQ(loopnest_mfc::max_icfl<loopnest::flat>(Kokkos::DefaultExecutionSpace(),
-                                                     on_device(c, cons), c, g),
+                                                     on_device(c, cons), c, g, c.dt),
               expected)
+        << sign;
+    const double expected_dt = host_max_icfl(c, g, cons, 0.7);
+    const double dt          = loopnest_mfc::cfl_time_step<loopnest::collapse3>(
+        Kokkos::DefaultExecutionSpace(), on_device(c, cons), c, g, 0.7, [](double v) { return v; });
+    EXPECT_NEAR(dt, expected_dt, 1e-15 * expected_dt) << sign;
+    // Steps of that dt have the ICFL of the target.
+    EXPECT_NEAR(loopnest_mfc::max_icfl<loopnest::collapse3>(Kokkos::DefaultExecutionSpace(),
+                                                            on_device(c, cons), c, g, dt),
+                0.7, 1e-15)
+        << sign;
+    // The maximum over the ranks is what divides cfl_target: twice the ICFL, half the dt.
+    EXPECT_NEAR(loopnest_mfc::cfl_time_step<loopnest::collapse3>(Kokkos::DefaultExecutionSpace(),
+                                                                 on_device(c, cons), c, g, 0.7,
+                                                                 [](double v) { return 2.0 * v; }),
+                0.5 * expected_dt, 1e-15 * expected_dt)
         << sign;
   }
 }
