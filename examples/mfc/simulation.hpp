@@ -134,6 +134,7 @@ struct rank_set {
   int rank                                = 0;
   int offset[3]                           = {0, 0, 0};
   const case_config* global               = nullptr;  // the whole case; null: the run's own
+  int size                                = 1;        // the ranks' count
   std::function<long long(long long)> min = [](long long v) { return v; };
   std::function<double(double)> max       = [](double v) { return v; };
 };
@@ -145,13 +146,14 @@ struct no_setup {
   void operator()(Solver&) const {}
 };
 
-// Runs the case from the conservative initial condition `cons`, writing into `out_dir`/D (the
-// caller stages it); throws unphysical_state when a step leaves a cell unphysical.
+// Runs the case from the conservative initial condition `cons`, writing `format`'s files into
+// `out_dir`/D (the caller stages it); throws unphysical_state when a step leaves a cell
+// unphysical.
 // An empty out_dir writes nothing. Under several ranks, c and g are this rank's block.
 template <class T, class Schedule, class Setup = no_setup>
 run_result run_case(const case_config& c, const grid& g, const host_fields& cons,
-                    const std::string& out_dir, kernel_profile& profile_out, bool profile,
-                    const rank_set& ranks = {}, const Setup& setup = {}) {
+                    const std::string& out_dir, output_format format, kernel_profile& profile_out,
+                    bool profile, const rank_set& ranks = {}, const Setup& setup = {}) {
   const case_config& whole_case = ranks.global != nullptr ? *ranks.global : c;
   // Every rank allocates its fields before any of them goes on, so that one rank's failed
   // allocation ends the run on all of them instead of leaving the others in the halo exchange.
@@ -173,6 +175,7 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
   setup(solver);
   solver.load(cons);
   run_result result;
+  std::vector<int> saved_steps;
   const auto save = [&](int step) {
     using exec_space = typename five_equation_solver<T>::execution_space;
     result.cfl =
@@ -185,9 +188,24 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
     try {
       const host_fields q = solver.conservative();
       const host_fields p = primitive_of<T>(c, q);
-      const std::vector<std::string> w =
-          write_serial_data_files(out_dir, c, g, q, p, step, ranks.rank);
-      result.written.insert(result.written.end(), w.begin(), w.end());
+      if (writes_mfc(format)) {
+        const std::vector<std::string> w =
+            write_serial_data_files(out_dir, c, g, q, p, step, ranks.rank);
+        result.written.insert(result.written.end(), w.begin(), w.end());
+      }
+      if (writes_vtk(format)) {
+        result.written.push_back(
+            write_vtk_file<T>(out_dir, c, g, ranks.offset, q, p, step, ranks.rank));
+        saved_steps.push_back(step);
+        // Rewritten at every save, so that it lists the steps saved so far; rank 0 lists every
+        // rank's files.
+        if (ranks.rank == 0) {
+          const std::string pvd = write_vtk_collection(out_dir, saved_steps, c.dt, ranks.size);
+          if (saved_steps.size() == 1) {
+            result.written.push_back(pvd);
+          }
+        }
+      }
     } catch (const std::exception& e) {
       failure = e.what();
     }
