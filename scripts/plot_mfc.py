@@ -32,10 +32,11 @@ class PlotError(Exception):
 
 
 def read_vtr(path):
-    """The grid and arrays of a .vtr file: (extent, coordinates, arrays, time).
+    """The grid and arrays of a .vtr file: (extent, coordinates, arrays, values_of, time).
 
     extent is six ints, coordinates three lists of cell boundaries, arrays a dict of name to
-    list of cell values (x fastest) and time the TimeValue field or None.
+    DataArray element, values_of(element) the list of its cell values (x fastest) and time the
+    TimeValue field or None.
     """
     try:
         with open(path, "rb") as f:
