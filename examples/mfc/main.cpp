@@ -70,7 +70,7 @@ void print_usage(std::FILE* to) {
       to,
       "usage: loopnest-mfc CASE.json [--override KEY=VALUE]... [--case-dir DIR]\n"
       "                    [--precision fp64|fp32] [--schedule SCHEDULE] [--profile]\n"
-      "                    [--output-format mfc|vtk|both] [--no-output]\n"
+      "                    [--output-format mfc|vtk|both|binary] [--no-output]\n"
       "       loopnest-mfc --list-parameters\n"
       "Reads the JSON dictionary an MFC case.py prints (python3 case.py > CASE.json) for\n"
       "model_eqns = 2, checks every parameter before anything runs, builds MFC's grid and\n"
@@ -95,7 +95,10 @@ void print_usage(std::FILE* to) {
       "                        files ParaView opens (state.<rank>.<step>.vtr, a rectilinear\n"
       "                        grid of the cells with one array per variable under MFC's\n"
       "                        names, raw appended binary in the run's precision, and\n"
-      "                        state.pvd, the steps and their times); both\n"
+      "                        state.pvd, the steps and their times); both; binary,\n"
+      "                        MFC's serial binary files (parallel_io = F) that its\n"
+      "                        post_process reads: p_all/p<rank>/<step>/x_cb.dat,\n"
+      "                        q_cons_vf<i>.dat, Fortran records in the run's precision\n"
       "  --no-output           write no D/ files (timing runs: a 201^3 case's text output is\n"
       "                        tens of GB; MFC's binary parallel_io output is not implemented)\n"
       "  --list-parameters     every key of MFC's case dictionary: those this port\n"
@@ -233,7 +236,8 @@ options parse_arguments(int argc, char* argv[]) {
         o.precision = value;
       } else if (arg == "--output-format") {
         if (!loopnest_mfc::parse_output_format(value, o.format)) {
-          throw loopnest_mfc::case_error("--output-format '" + value + "': it is mfc, vtk or both");
+          throw loopnest_mfc::case_error("--output-format '" + value +
+                                         "': it is mfc, vtk, both or binary");
         }
       } else {
         if (value != "collapse3" && value != "collapse4" && value != "flat" &&
@@ -375,13 +379,31 @@ std::vector<std::string> entries_of(const std::string& dir) {
   return names;
 }
 
-// Removes a stage: the files in its D/, D/ and the stage itself.
-void remove_stage(const std::string& stage) {
-  const std::string d = stage + "/D";
-  for (const std::string& name : entries_of(d)) {
-    std::remove(path_in(d, name).c_str());
+// Removes a directory and what is in it, not following links: the files first, then the
+// directories, deepest first.
+void remove_tree(const std::string& top) {
+  std::vector<std::string> dirs = {top};
+  for (std::size_t k = 0; k < dirs.size(); ++k) {
+    for (const std::string& name : entries_of(dirs[k])) {
+      const std::string path = path_in(dirs[k], name);
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        dirs.push_back(path);
+      } else {
+        std::remove(path.c_str());
+      }
+    }
   }
-  ::rmdir(d.c_str());
+  for (auto dir = dirs.rbegin(); dir != dirs.rend(); ++dir) {
+    ::rmdir(dir->c_str());
+  }
+}
+
+// Removes a stage: its D/ and p_all/ (MFC's binary output) with their files, and the stage
+// itself.
+void remove_stage(const std::string& stage) {
+  remove_tree(stage + "/D");
+  remove_tree(stage + "/p_all");
   ::rmdir(stage.c_str());
 }
 
@@ -527,8 +549,19 @@ class staged_output {
       throw std::runtime_error(failure.empty() ? "rank 0 could not use D/" : failure);
     }
     for (const std::string& from : written) {
-      const std::string to = d + from.substr(from.find_last_of('/'));
+      // D/<file>, or p_all/p<rank>/<step>/<file>, whose directories are made here.
+      const std::string to = m_case_dir + from.substr(m_stage.size());
+      for (std::size_t at = m_case_dir.size() + 1;
+           failure.empty() && (at = to.find('/', at)) != std::string::npos; ++at) {
+        const std::string parent = to.substr(0, at);
+        if (::mkdir(parent.c_str(), 0777) != 0 && errno != EEXIST) {
+          failure = "cannot create '" + parent + "': " + std::strerror(errno);
+        }
+      }
       struct stat st {};
+      if (!failure.empty()) {
+        break;
+      }
       if (::lstat(to.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         failure = "'" + to + "' exists and is not a regular file; D/ was left as it was";
         break;

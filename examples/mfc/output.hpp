@@ -26,6 +26,7 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <sys/stat.h>
@@ -188,25 +189,30 @@ inline std::vector<std::string> write_serial_data_files(const std::string& case_
   return written;
 }
 
-// What a run writes (--output-format): MFC's text files, VTK files, or both.
-enum class output_format { mfc, vtk, both };
+// What a run writes (--output-format): MFC's text files, VTK files, both, or MFC's serial binary
+// files (p_all/, what MFC's post_process reads).
+enum class output_format { mfc, vtk, both, binary };
 
 inline bool writes_mfc(output_format f) {
-  return f != output_format::vtk;
+  return f == output_format::mfc || f == output_format::both;
 }
 inline bool writes_vtk(output_format f) {
-  return f != output_format::mfc;
+  return f == output_format::vtk || f == output_format::both;
+}
+inline bool writes_binary(output_format f) {
+  return f == output_format::binary;
 }
 
-// The format named `text` ("mfc", "vtk" or "both") into `out`; false, `out` untouched, for any
-// other text.
+// The format named `text` ("mfc", "vtk", "both" or "binary") into `out`; false, `out`
+// untouched, for any other text.
 inline bool parse_output_format(const std::string& text, output_format& out) {
-  if (text != "mfc" && text != "vtk" && text != "both") {
+  if (text != "mfc" && text != "vtk" && text != "both" && text != "binary") {
     return false;
   }
-  out = text == "mfc"   ? output_format::mfc
-        : text == "vtk" ? output_format::vtk
-                        : output_format::both;
+  out = text == "mfc"    ? output_format::mfc
+        : text == "vtk"  ? output_format::vtk
+        : text == "both" ? output_format::both
+                         : output_format::binary;
   return true;
 }
 
@@ -396,6 +402,71 @@ inline std::string write_vtk_collection(const std::string& case_dir, const std::
       path, [&](const auto& write) { write(text.data(), text.size()); },
       "loopnest_mfc::write_vtk_collection");
   return path;
+}
+
+// One record of a Fortran unformatted sequential file as gfortran writes it: the record's length
+// in a 4-byte marker, its bytes, the marker again (host byte order). Records past 2^31 - 1 bytes,
+// which gfortran splits into subrecords, are refused.
+template <class Write>
+void write_fortran_record(const Write& write, const void* data, std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT32_MAX)) {
+    throw std::runtime_error("a Fortran record of " + std::to_string(bytes) +
+                             " bytes, past the 2^31 - 1 of one record, is not written");
+  }
+  const auto marker = static_cast<std::int32_t>(bytes);
+  write(reinterpret_cast<const char*>(&marker), sizeof(marker));
+  write(static_cast<const char*>(data), bytes);
+  write(reinterpret_cast<const char*>(&marker), sizeof(marker));
+}
+
+// MFC's serial binary output of one step (parallel_io = F; s_write_serial_data_files, which
+// post_process's s_read_serial_data_files reads) in CASE_DIR/p_all/p<rank>/<step>/: x_cb.dat
+// (y_cb.dat in 2D, z_cb.dat in 3D), one record of the cell boundaries x_cb(-1..m), and
+// q_cons_vf<i>.dat, one record of variable i's interior cells, x fastest; every value in Scalar
+// (MFC's wp, the run's precision). The directories are made when missing; each file is written
+// atomically. Returns the paths written.
+template <class Scalar>
+std::vector<std::string> write_serial_binary_files(const std::string& case_dir, const grid& g,
+                                                   const host_fields& cons, int step,
+                                                   int rank = 0) {
+  static_assert(std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>,
+                "loopnest_mfc::write_serial_binary_files: the scalar type must be float or "
+                "double.");
+  std::string dir = case_dir;
+  for (const std::string& part :
+       {std::string("p_all"), "p" + std::to_string(rank), std::to_string(step)}) {
+    dir += "/" + part;
+    if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw std::runtime_error("cannot create '" + dir +
+                               "': " + std::error_code(errno, std::generic_category()).message());
+    }
+  }
+  std::vector<std::string> written;
+  const auto write_one = [&](const std::string& name, std::vector<Scalar> values) {
+    const std::string path = dir + "/" + name;
+    loopnest::write_file_atomically(
+        path,
+        [&](const auto& write) {
+          write_fortran_record(write, values.data(), values.size() * sizeof(Scalar));
+        },
+        "loopnest_mfc::write_serial_binary_files");
+    written.push_back(path);
+  };
+  const char* const names[3] = {"x_cb.dat", "y_cb.dat", "z_cb.dat"};
+  for (int d = 0; d < g.num_dims; ++d) {
+    std::vector<Scalar> x_cb;
+    for (int i = -1; i <= g.axis[d].m; ++i) {
+      x_cb.push_back(static_cast<Scalar>(g.axis[d].x_cb(i)));
+    }
+    write_one(names[d], std::move(x_cb));
+  }
+  const std::size_t cells = static_cast<std::size_t>(cons.nx) * cons.ny * cons.nz;
+  for (int v = 0; v < cons.nvar; ++v) {
+    const double* first = &cons.values[cons.offset(v, 0, 0, 0)];
+    write_one("q_cons_vf" + std::to_string(v + 1) + ".dat",
+              std::vector<Scalar>(first, first + cells));
+  }
+  return written;
 }
 
 }  // namespace loopnest_mfc

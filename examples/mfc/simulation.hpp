@@ -193,6 +193,11 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
             write_serial_data_files(out_dir, c, g, q, p, step, ranks.rank);
         result.written.insert(result.written.end(), w.begin(), w.end());
       }
+      if (writes_binary(format)) {
+        const std::vector<std::string> w =
+            write_serial_binary_files<T>(out_dir, g, q, step, ranks.rank);
+        result.written.insert(result.written.end(), w.begin(), w.end());
+      }
       if (writes_vtk(format)) {
         result.written.push_back(
             write_vtk_file<T>(out_dir, c, g, ranks.offset, q, p, step, ranks.rank));

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "output.hpp"
+
+#include <unistd.h>
 
 namespace {
 
@@ -268,7 +271,66 @@ TEST(mfc_output, output_formats_are_parsed_by_name) {
   EXPECT_FALSE(parse_output_format("VTK", f));
   EXPECT_EQ(f, output_format::vtk);
   EXPECT_TRUE(parse_output_format("mfc", f));
-  EXPECT_TRUE(writes_mfc(f) && !writes_vtk(f));
+  EXPECT_TRUE(writes_mfc(f) && !writes_vtk(f) && !writes_binary(f));
+  EXPECT_TRUE(parse_output_format("binary", f));
+  EXPECT_TRUE(!writes_mfc(f) && !writes_vtk(f) && writes_binary(f));
+}
+
+// The records of a Fortran unformatted sequential file: each 4-byte marker checked against the
+// one after the record.
+std::vector<std::string> fortran_records(const std::string& path) {
+  const std::string bytes = file_text(path);
+  std::vector<std::string> records;
+  for (std::size_t at = 0; at < bytes.size();) {
+    std::int32_t head = 0, tail = -1;
+    EXPECT_LE(at + 4, bytes.size()) << path;
+    std::memcpy(&head, bytes.data() + at, 4);
+    const std::size_t end = at + 4 + static_cast<std::size_t>(head);
+    EXPECT_LE(end + 4, bytes.size()) << path;
+    if (head < 0 || end + 4 > bytes.size()) {
+      break;
+    }
+    std::memcpy(&tail, bytes.data() + end, 4);
+    EXPECT_EQ(head, tail) << path;
+    records.push_back(bytes.substr(at + 4, static_cast<std::size_t>(head)));
+    at = end + 4;
+  }
+  return records;
+}
+
+TEST(mfc_output, serial_binary_files_are_one_fortran_record_each) {
+  char dir[] = "/tmp/loopnest_mfc_binaryXXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const grid g                           = small_grid(2);
+  const host_fields f                    = distinct_fields(3, 2, 1, 2);
+  const std::vector<std::string> written = write_serial_binary_files<double>(dir, g, f, 7, 1);
+  const std::string step                 = std::string(dir) + "/p_all/p1/7/";
+  EXPECT_EQ(written, (std::vector<std::string>{step + "x_cb.dat", step + "y_cb.dat",
+                                               step + "q_cons_vf1.dat", step + "q_cons_vf2.dat"}));
+  for (int d = 0; d < 2; ++d) {
+    std::vector<double> x_cb;
+    for (int i = -1; i <= g.axis[d].m; ++i) {
+      x_cb.push_back(g.axis[d].x_cb(i));
+    }
+    EXPECT_EQ(fortran_records(written[d]), std::vector<std::string>{bytes_of(x_cb)});
+  }
+  EXPECT_EQ(fortran_records(written[2]), std::vector<std::string>{bytes_of(std::vector<double>(
+                                             f.values.begin(), f.values.begin() + 6))});
+  EXPECT_EQ(fortran_records(written[3]), std::vector<std::string>{bytes_of(std::vector<double>(
+                                             f.values.begin() + 6, f.values.end()))});
+  // Single precision: MFC's wp is the run's.
+  const std::vector<std::string> single = write_serial_binary_files<float>(dir, g, f, 8);
+  EXPECT_EQ(
+      fortran_records(single[3]),
+      std::vector<std::string>{bytes_of(std::vector<float>(f.values.begin() + 6, f.values.end()))});
+  for (const std::vector<std::string>* files : {&written, &single}) {
+    for (const std::string& path : *files) {
+      std::remove(path.c_str());
+    }
+  }
+  for (const char* sub : {"/p_all/p1/7", "/p_all/p1", "/p_all/p0/8", "/p_all/p0", "/p_all", ""}) {
+    ::rmdir((std::string(dir) + sub).c_str());
+  }
 }
 
 }  // namespace
