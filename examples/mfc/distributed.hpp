@@ -49,6 +49,7 @@ class distributed_case {
   rank_set ranks() const {
     rank_set r;
     r.rank   = rank();
+    r.size   = size();
     r.global = &m_whole;
     for (int d = 0; d < 3; ++d) {
       r.offset[d] = m_block.offset[d];

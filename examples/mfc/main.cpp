@@ -70,7 +70,7 @@ void print_usage(std::FILE* to) {
       to,
       "usage: loopnest-mfc CASE.json [--override KEY=VALUE]... [--case-dir DIR]\n"
       "                    [--precision fp64|fp32] [--schedule SCHEDULE] [--profile]\n"
-      "                    [--no-output]\n"
+      "                    [--output-format mfc|vtk|both|binary] [--no-output]\n"
       "       loopnest-mfc --list-parameters\n"
       "Reads the JSON dictionary an MFC case.py prints (python3 case.py > CASE.json) for\n"
       "model_eqns = 2, checks every parameter before anything runs, builds MFC's grid and\n"
@@ -85,8 +85,9 @@ void print_usage(std::FILE* to) {
       "ICFL), and a step past an ICFL of 1 ends the run (exit status 1). The files appear in\n"
       "D/ when the run has ended well; until then they are kept aside (in DIR/.loopnest-mfc-*,\n"
       "removed on an interrupt and by the next run when the process was killed). A run\n"
-      "replaces the output of earlier runs: MFC's output files in D/ that it did not write are\n"
-      "removed (REPLACED= counts them); other files in D/ stay.\n"
+      "replaces the output of earlier runs: the output files in D/ (cons.*, prim.*, state.* by\n"
+      "the names it writes) that it did not write are removed (REPLACED= counts them); other\n"
+      "files in D/ stay.\n"
       "  --override KEY=VALUE  replace or add one parameter (T and F are logicals);\n"
       "                        KEY= (no value) takes KEY out of the case\n"
       "  --case-dir DIR        where D/ goes (default: the directory of CASE.json)\n"
@@ -95,9 +96,16 @@ void print_usage(std::FILE* to) {
       "                        collapse4, flat or automatic (loopnest's schedules)\n"
       "  --profile             fence and time every loop; print each loop's time and its share\n"
       "                        of the copy bandwidth measured in the same run\n"
-      "  --no-output           write no D/ files and no run_time.inf (timing runs: a 201^3\n"
-      "                        case's text output is tens of GB; MFC's binary parallel_io\n"
-      "                        output is not implemented)\n"
+      "  --output-format F     what D/ gets: mfc (default), MFC's text files; vtk, VTK XML\n"
+      "                        files ParaView opens (state.<rank>.<step>.vtr, a rectilinear\n"
+      "                        grid of the cells with one array per variable under MFC's\n"
+      "                        names, raw appended binary in the run's precision, and\n"
+      "                        state.pvd, the steps and their times); both; binary,\n"
+      "                        MFC's serial binary files (parallel_io = F) that its\n"
+      "                        post_process reads: p_all/p<rank>/<step>/x_cb.dat,\n"
+      "                        q_cons_vf<i>.dat, Fortran records in the run's precision\n"
+      "  --no-output           write no output files and no run_time.inf (timing runs: a\n"
+      "                        201^3 case's text output is tens of GB)\n"
       "  --list-parameters     every key of MFC's case dictionary: those this port\n"
       "                        implements (values, and MFC's names for them: \"5eq\",\n"
       "                        \"hllc\"), those it accepts without effect (output,\n"
@@ -176,11 +184,12 @@ struct options {
   std::string case_file;
   std::string case_dir;
   std::vector<std::string> overrides;
-  std::string precision = "fp64";
-  std::string schedule  = "collapse3";
-  bool profile          = false;
-  bool output           = true;
-  std::string transport = "mpi_host";
+  std::string precision              = "fp64";
+  std::string schedule               = "collapse3";
+  bool profile                       = false;
+  bool output                        = true;
+  loopnest_mfc::output_format format = loopnest_mfc::output_format::mfc;
+  std::string transport              = "mpi_host";
 };
 
 std::string directory_of(const std::string& path) {
@@ -195,7 +204,7 @@ options parse_arguments(int argc, char* argv[]) {
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
     if (arg == "--override" || arg == "--case-dir" || arg == "--precision" || arg == "--schedule" ||
-        (mpi_build && arg == "--transport")) {
+        arg == "--output-format" || (mpi_build && arg == "--transport")) {
       if (k + 1 >= argc) {
         throw loopnest_mfc::case_error(arg + " needs a value");
       }
@@ -231,6 +240,11 @@ options parse_arguments(int argc, char* argv[]) {
           throw loopnest_mfc::case_error("--precision '" + value + "': it is fp64 or fp32");
         }
         o.precision = value;
+      } else if (arg == "--output-format") {
+        if (!loopnest_mfc::parse_output_format(value, o.format)) {
+          throw loopnest_mfc::case_error("--output-format '" + value +
+                                         "': it is mfc, vtk, both or binary");
+        }
       } else {
         if (value != "collapse3" && value != "collapse4" && value != "flat" &&
             value != "automatic") {
@@ -303,12 +317,21 @@ int this_rank() {
   return rank;
 }
 
-// MFC's output file names, "<cons|prim>.<variable>.<rank, two digits or more>.<step, six
-// digits>.dat": the files a run replaces in D/.
+// The output file names a run replaces in D/: MFC's, "<cons|prim>.<variable>.<rank, two digits
+// or more>.<step, six digits>.dat", and the VTK files, "state.<rank>.<step>.vtr" and state.pvd.
 bool is_output_name(const std::string& name, std::string* with_rank = nullptr, int rank = 0) {
+  if (name == loopnest_mfc::vtk_collection_name) {
+    if (with_rank != nullptr) {
+      *with_rank = name;
+    }
+    return true;
+  }
   const std::size_t first = name.find('.');
-  if (first == std::string::npos ||
-      (name.compare(0, first, "cons") != 0 && name.compare(0, first, "prim") != 0)) {
+  if (first == std::string::npos) {
+    return false;
+  }
+  const bool vtk = name.compare(0, first, "state") == 0;
+  if (!vtk && name.compare(0, first, "cons") != 0 && name.compare(0, first, "prim") != 0) {
     return false;
   }
   std::size_t at    = first + 1;
@@ -321,7 +344,7 @@ bool is_output_name(const std::string& name, std::string* with_rank = nullptr, i
     return n >= least && n <= most;
   };
   const auto dot = [&]() { return at < name.size() && name[at++] == '.'; };
-  if (!digits(1, 9) || !dot()) {
+  if (!vtk && (!digits(1, 9) || !dot())) {
     return false;
   }
   const std::size_t rank_at = at;
@@ -329,7 +352,7 @@ bool is_output_name(const std::string& name, std::string* with_rank = nullptr, i
     return false;
   }
   const std::size_t rank_end = at - 1;
-  if (!digits(6, 6) || name.compare(at, std::string::npos, ".dat") != 0) {
+  if (!digits(6, 6) || name.compare(at, std::string::npos, vtk ? ".vtr" : ".dat") != 0) {
     return false;
   }
   if (with_rank != nullptr) {
@@ -362,13 +385,31 @@ std::vector<std::string> entries_of(const std::string& dir) {
   return names;
 }
 
-// Removes a stage: the files in its D/, D/ and the stage itself.
-void remove_stage(const std::string& stage) {
-  const std::string d = stage + "/D";
-  for (const std::string& name : entries_of(d)) {
-    std::remove(path_in(d, name).c_str());
+// Removes a directory and what is in it, not following links: the files first, then the
+// directories, deepest first.
+void remove_tree(const std::string& top) {
+  std::vector<std::string> dirs = {top};
+  for (std::size_t k = 0; k < dirs.size(); ++k) {
+    for (const std::string& name : entries_of(dirs[k])) {
+      const std::string path = path_in(dirs[k], name);
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        dirs.push_back(path);
+      } else {
+        std::remove(path.c_str());
+      }
+    }
   }
-  ::rmdir(d.c_str());
+  for (auto dir = dirs.rbegin(); dir != dirs.rend(); ++dir) {
+    ::rmdir(dir->c_str());
+  }
+}
+
+// Removes a stage: its D/ and p_all/ (MFC's binary output) with their files, and the stage
+// itself.
+void remove_stage(const std::string& stage) {
+  remove_tree(stage + "/D");
+  remove_tree(stage + "/p_all");
   ::rmdir(stage.c_str());
 }
 
@@ -514,8 +555,19 @@ class staged_output {
       throw std::runtime_error(failure.empty() ? "rank 0 could not use D/" : failure);
     }
     for (const std::string& from : written) {
-      const std::string to = d + from.substr(from.find_last_of('/'));
+      // D/<file>, or p_all/p<rank>/<step>/<file>, whose directories are made here.
+      const std::string to = m_case_dir + from.substr(m_stage.size());
+      for (std::size_t at = m_case_dir.size() + 1;
+           failure.empty() && (at = to.find('/', at)) != std::string::npos; ++at) {
+        const std::string parent = to.substr(0, at);
+        if (::mkdir(parent.c_str(), 0777) != 0 && errno != EEXIST) {
+          failure = "cannot create '" + parent + "': " + std::strerror(errno);
+        }
+      }
       struct stat st {};
+      if (!failure.empty()) {
+        break;
+      }
       if (::lstat(to.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         failure = "'" + to + "' exists and is not a regular file; D/ was left as it was";
         break;
@@ -696,13 +748,13 @@ loopnest_mfc::run_result run_precision(const loopnest_mfc::run_site& site,
   loopnest_mfc::kernel_profile profile(o.profile);
   loopnest_mfc::run_result r;
   if (o.schedule == "collapse4") {
-    r = loopnest_mfc::run_schedule<T, loopnest::collapse4>(site, cons, out_dir, profile);
+    r = loopnest_mfc::run_schedule<T, loopnest::collapse4>(site, cons, out_dir, o.format, profile);
   } else if (o.schedule == "flat") {
-    r = loopnest_mfc::run_schedule<T, loopnest::flat>(site, cons, out_dir, profile);
+    r = loopnest_mfc::run_schedule<T, loopnest::flat>(site, cons, out_dir, o.format, profile);
   } else if (o.schedule == "automatic") {
-    r = loopnest_mfc::run_schedule<T, loopnest::automatic>(site, cons, out_dir, profile);
+    r = loopnest_mfc::run_schedule<T, loopnest::automatic>(site, cons, out_dir, o.format, profile);
   } else {
-    r = loopnest_mfc::run_schedule<T, loopnest::collapse3>(site, cons, out_dir, profile);
+    r = loopnest_mfc::run_schedule<T, loopnest::collapse3>(site, cons, out_dir, o.format, profile);
   }
   print_profile_of<T>(site.c, o, profile, r);
   return r;

@@ -31,11 +31,12 @@ struct run_site {
 };
 
 // Runs the case from the conservative state `cons` under Schedule in precision T (run_case),
-// into `out_dir`/D, timing each loop into `profile` when it is on. Defined in run_schedule.hpp;
-// instantiated for T in {double, float} and loopnest's collapse3, collapse4, flat and automatic.
+// writing `format`'s files into `out_dir`/D, timing each loop into `profile` when it is on. Defined
+// in run_schedule.hpp; instantiated for T in {double, float} and loopnest's collapse3, collapse4,
+// flat and automatic.
 template <class T, class Schedule>
 run_result run_schedule(const run_site& site, const host_fields& cons, const std::string& out_dir,
-                        kernel_profile& profile);
+                        output_format format, kernel_profile& profile);
 
 }  // namespace loopnest_mfc
 

@@ -12,15 +12,15 @@ namespace loopnest_mfc {
 
 template <class T, class Schedule>
 run_result run_schedule(const run_site& site, const host_fields& cons, const std::string& out_dir,
-                        kernel_profile& profile) {
+                        output_format format, kernel_profile& profile) {
 #ifdef LOOPNEST_MFC_MPI
   if (site.distributed != nullptr) {
     const halo_setup<Schedule> setup{site.distributed, site.transport};
-    return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on(),
+    return run_case<T, Schedule>(site.c, site.g, cons, out_dir, format, profile, profile.on(),
                                  site.distributed->ranks(), setup, site.run_time_info);
   }
 #endif
-  return run_case<T, Schedule>(site.c, site.g, cons, out_dir, profile, profile.on(), {}, {},
+  return run_case<T, Schedule>(site.c, site.g, cons, out_dir, format, profile, profile.on(), {}, {},
                                site.run_time_info);
 }
 

@@ -227,6 +227,7 @@ struct rank_set {
   int rank                                = 0;
   int offset[3]                           = {0, 0, 0};
   const case_config* global               = nullptr;  // the whole case; null: the run's own
+  int size                                = 1;        // the ranks' count
   std::function<long long(long long)> min = [](long long v) { return v; };
   std::function<double(double)> max       = [](double v) { return v; };
 };
@@ -238,15 +239,15 @@ struct no_setup {
   void operator()(Solver&) const {}
 };
 
-// Runs the case from the conservative initial condition `cons`, writing into `out_dir`/D (the
-// caller stages it) and, with run_time_info, a row per step into `run_time_info` (rank 0; none
-// elsewhere or with no output); throws unphysical_state when a step leaves a cell unphysical,
-// the ICFL passes 1 or (cfl_adap_dt) dt falls below a thousandth of the first one.
-// An empty out_dir writes nothing. Under several ranks, c and g are this rank's block.
+// Runs the case from the conservative initial condition `cons`, writing `format`'s files into
+// `out_dir`/D (the caller stages it) and, with run_time_info, a row per step into
+// `run_time_info` (rank 0; none elsewhere or with no output); throws unphysical_state when a step
+// leaves a cell unphysical, the ICFL passes 1 or (cfl_adap_dt) dt falls below a thousandth of the
+// first one. An empty out_dir writes nothing. Under several ranks, c and g are this rank's block.
 template <class T, class Schedule, class Setup = no_setup>
 run_result run_case(const case_config& c, const grid& g, const host_fields& cons,
-                    const std::string& out_dir, kernel_profile& profile_out, bool profile,
-                    const rank_set& ranks = {}, const Setup& setup = {},
+                    const std::string& out_dir, output_format format, kernel_profile& profile_out,
+                    bool profile, const rank_set& ranks = {}, const Setup& setup = {},
                     run_time_information* run_time_info = nullptr) {
   const case_config& whole_case = ranks.global != nullptr ? *ranks.global : c;
   // Every rank allocates its fields before any of them goes on, so that one rank's failed
@@ -274,6 +275,10 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
     return ranks.max(
          static_cast<double>(max_icfl<Schedule>(exec_space(), solver.state(), c, g, dt)));
   };
+  time_march march(c);
+  // The steps the VTK collection lists; under cfl_dt an output may take the number of the one
+  // before, which it replaces.
+  std::vector<vtk_save> vtk_saves;
   const auto save = [&](int step, double dt) {
     result.cfl     = icfl(dt);
     result.cfl_max = std::max(result.cfl_max, result.cfl);
@@ -285,10 +290,31 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
       const host_fields q = solver.conservative();
       const host_fields p = primitive_of<T>(c, q);
       // Under cfl_dt the last output may take the number of the one before (MFC overwrites it).
-      for (const std::string& path :
-           write_serial_data_files(out_dir, c, g, q, p, step, ranks.rank)) {
-        if (std::find(result.written.begin(), result.written.end(), path) == result.written.end()) {
-          result.written.push_back(path);
+      const auto add = [&](const std::vector<std::string>& paths) {
+        for (const std::string& path : paths) {
+          if (std::find(result.written.begin(), result.written.end(), path) ==
+              result.written.end()) {
+            result.written.push_back(path);
+          }
+        }
+      };
+      if (writes_mfc(format)) {
+        add(write_serial_data_files(out_dir, c, g, q, p, step, ranks.rank));
+      }
+      if (writes_binary(format)) {
+        add(write_serial_binary_files<T>(out_dir, g, q, step, ranks.rank));
+      }
+      if (writes_vtk(format)) {
+        add({write_vtk_file<T>(out_dir, c, g, ranks.offset, q, p, step, march.time(), ranks.rank)});
+        if (vtk_saves.empty() || vtk_saves.back().step != step) {
+          vtk_saves.push_back({step, march.time()});
+        } else {
+          vtk_saves.back().time = march.time();
+        }
+        // Rewritten at every save, so that it lists the steps saved so far; rank 0 lists every
+        // rank's files.
+        if (ranks.rank == 0) {
+          add({write_vtk_collection(out_dir, vtk_saves, ranks.size)});
         }
       }
     } catch (const std::exception& e) {
@@ -299,7 +325,6 @@ run_result run_case(const case_config& c, const grid& g, const host_fields& cons
                                                : failure);
     }
   };
-  time_march march(c);
   // MFC's s_compute_dt, the smallest dt over every rank.
   const auto state_dt = [&] {
     return cfl_time_step<Schedule>(exec_space(), solver.state(), c, g, c.cfl_target, ranks.max);

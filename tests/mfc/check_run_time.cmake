@@ -1,7 +1,8 @@
 # Checks a run of loopnest-mfc with run_time_info = T in DIR: DIR/run_time.inf has MFC's header
 # (s_open_run_time_information_file) and ROWS rows, the last at time LAST_TIME; DIR/D has the
 # eight files of the shock tube for each output number of OUTPUTS (a |-separated list) and no
-# other output.
+# other .dat file. With PVD_LAST set, D/state.pvd lists each output number once, the last at
+# simulation time PVD_LAST (the run wrote VTK files too).
 file(STRINGS ${DIR}/run_time.inf lines)
 list(LENGTH lines count)
 math(EXPR expected "10 + ${ROWS}")
@@ -46,3 +47,15 @@ foreach(number IN LISTS outputs)
     endforeach()
   endforeach()
 endforeach()
+if(DEFINED PVD_LAST)
+  file(STRINGS ${DIR}/D/state.pvd sets REGEX "<DataSet ")
+  list(LENGTH sets count)
+  if(NOT count EQUAL numbers)
+    message(FATAL_ERROR "state.pvd lists ${count} steps, expected ${numbers}: ${sets}")
+  endif()
+  list(GET sets -1 last)
+  list(GET outputs -1 number)
+  if(NOT last MATCHES "timestep=\"${PVD_LAST}\" part=\"0\" file=\"state.00.${number}.vtr\"")
+    message(FATAL_ERROR "state.pvd's last step: '${last}', expected time ${PVD_LAST}")
+  endif()
+endif()
