@@ -68,12 +68,35 @@ ONE_D = {
     "patch_icpp(3)%vel(1)": 0.0,
 }
 
+# cases.py's alter_num_fluids() for two fluids: a second ideal gas and each patch's mixture.
+TWO_FLUIDS = {
+    "fluid_pp(2)%gamma": 2.5,
+    "fluid_pp(2)%pi_inf": 0.0,
+    "patch_icpp(1)%alpha_rho(1)": 0.81,
+    "patch_icpp(1)%alpha(1)": 0.9,
+    "patch_icpp(1)%alpha_rho(2)": 0.19,
+    "patch_icpp(1)%alpha(2)": 0.1,
+    "patch_icpp(2)%alpha_rho(1)": 0.25,
+    "patch_icpp(2)%alpha(1)": 0.5,
+    "patch_icpp(2)%alpha_rho(2)": 0.25,
+    "patch_icpp(2)%alpha(2)": 0.5,
+    "patch_icpp(3)%alpha_rho(1)": 0.08,
+    "patch_icpp(3)%alpha(1)": 0.2,
+    "patch_icpp(3)%alpha_rho(2)": 0.0225,
+    "patch_icpp(3)%alpha(2)": 0.8,
+}
+
 # The tests reduced: UUID -> (trace, modifications after BASE_CFG in cases.py's order, the commit
 # of MFC's tests/<UUID>/golden.txt they were read at).
 TESTS = {
     "D79C3E6F": (
         "1D -> bc=-1",
         [ONE_D, {"bc_x%beg": -1, "bc_x%end": -1}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "C4907722": (
+        "1D -> 2 Fluid(s) -> riemann_solver=2 -> mpp_lim",
+        [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
     # This golden is of MFC's earlier BASE_CFG, 50 steps (Nt = 50; its files are .000050.dat, as
@@ -232,12 +255,12 @@ def check(tool, work, golden_dir):
                     failures.append(f"{name} value {i + 1}: run {c!r}, golden {g!r}, absolute error {absolute:.3e}, relative {relative:.3e}")
     count = sum(len(v) for v in golden.values())
     for label, (error, where) in (
-        ("relative", worst_rel),
-        (f"relative of the values more than {TOLERANCE:g} off", worst_decided),
-        ("absolute", worst_abs),
+        ("worst relative error", worst_rel),
+        (f"worst relative error of the values more than {TOLERANCE:g} off", worst_decided),
+        ("worst absolute error", worst_abs),
     ):
-        detail = f" ({where[0]} value {where[1]}: run {where[2]!r}, golden {where[3]!r})" if where else ""
-        print(f"worst {label} error {error:.3e}{detail}")
+        detail = f"{error:.3e} ({where[0]} value {where[1]}: run {where[2]!r}, golden {where[3]!r})" if where else "none"
+        print(f"{label}: {detail}")
     if mismatches > 10:
         failures.append(f"... {mismatches} values in all beyond the tolerance")
     if failures:
