@@ -99,15 +99,19 @@ TESTS = {
         [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
-    # This golden and the next are of MFC's earlier BASE_CFG, 50 steps (Nt = 50; their files are
-    # .000050.dat, as tests/D79C3E6F/case.py at 90e73430 has it); the cases are otherwise the same.
+    # This golden and the next two are of MFC's earlier BASE_CFG, 50 steps (Nt = 50; their files
+    # are .000050.dat, as tests/D79C3E6F/case.py at 90e73430 has it); the cases are otherwise the
+    # same.
     "8A59E8E6": (
         "1D -> bc=-2",
         [ONE_D, {"bc_x%beg": -2, "bc_x%end": -2}, {"t_step_stop": 50, "t_step_save": 50}],
         "6f200c0e96a9f9529aecf948ccb3774ec23470d5",
     ),
-    # This golden is of MFC's earlier BASE_CFG, 50 steps (Nt = 50; its files are .000050.dat, as
-    # tests/D79C3E6F/case.py at 90e73430 has it); the case is otherwise the same.
+    "677DAA82": (
+        "1D -> weno_order=5 -> mapped_weno=T",
+        [ONE_D, {"weno_order": 5}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
     "2A5CFF02": (
         "1D -> weno_order=3",
         [ONE_D, {"weno_order": 3}, {"t_step_stop": 50, "t_step_save": 50}],
