@@ -13,7 +13,8 @@ compares a run with it value by value (toolchain/mfc/packer/tol.py, compare(); e
 a value passes if its absolute error or its relative error is at most the test's tolerance
 (TestCase.compute_tolerance(): 1e-12 for the tests here, none of its special cases apply).
 
-  mfc_goldens.py reduce MFC_DIR OUT_DIR   from MFC's case.py and tests/<UUID>/golden.txt, writes
+  mfc_goldens.py reduce MFC_DIR OUT_DIR   from MFC's case.py and tests/<UUID>/golden.txt (at the
+                                          commit TESTS names when MFC_DIR is a git clone), writes
                                           OUT_DIR/<UUID>/case.json (the case as the port reads
                                           it) and OUT_DIR/<UUID>/golden.txt (the golden's lines
                                           of the files the port writes), for every test in TESTS
@@ -163,14 +164,28 @@ def evaluate(node, names):
 
 def read_pack(path):
     """MFC's packer.load(): {D/ file name: [values]}."""
-    entries = {}
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            fields = line.split(" ")
-            entries[fields[0]] = [float(v) for v in fields[1:]]
+        return parse_pack(f.read())
+
+
+def parse_pack(text):
+    entries = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        fields = line.split(" ")
+        entries[fields[0]] = [float(v) for v in fields[1:]]
     return entries
+
+
+def read_golden(mfc_dir, uuid, commit):
+    """tests/<UUID>/golden.txt at the commit it was read at when MFC_DIR is a git clone, else as
+    the directory holds it."""
+    path = f"tests/{uuid}/golden.txt"
+    if os.path.isdir(os.path.join(mfc_dir, ".git")):
+        shown = subprocess.run(["git", "-C", mfc_dir, "show", f"{commit}:{path}"], stdout=subprocess.PIPE, text=True, check=True)
+        return parse_pack(shown.stdout)
+    return read_pack(os.path.join(mfc_dir, path))
 
 
 def port_writes(name, dimensions):
@@ -190,7 +205,7 @@ def reduce(mfc_dir, out_dir):
             case.update(mod)
         case.update(POST_PROCESS_OFF_PARAMS)
         dimensions = 1 + (case["n"] > 0) + (case["p"] > 0)
-        golden = read_pack(os.path.join(mfc_dir, "tests", uuid, "golden.txt"))
+        golden = read_golden(mfc_dir, uuid, commit)
         kept = {name: values for name, values in golden.items() if port_writes(name, dimensions)}
         os.makedirs(os.path.join(out_dir, uuid), exist_ok=True)
         with open(os.path.join(out_dir, uuid, "case.json"), "w", encoding="utf-8") as f:
