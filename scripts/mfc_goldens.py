@@ -100,6 +100,11 @@ TESTS = {
         [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
+    "16A922E4": (
+        "1D -> weno_order=3 -> mapped_weno=T",
+        [ONE_D, {"weno_order": 3}, {"mapped_weno": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
     # This golden and the next two are of MFC's earlier BASE_CFG, 50 steps (Nt = 50; their files
     # are .000050.dat, as tests/D79C3E6F/case.py at 90e73430 has it); the cases are otherwise the
     # same.
