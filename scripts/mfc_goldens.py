@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""MFC's regression goldens for loopnest-mfc: builds them from MFC's files, and checks a run.
+
+MFC's test suite (toolchain/mfc/test/) builds each test's case as its base dictionary
+(BASE_CFG in toolchain/mfc/test/case.py) updated with the modifications its generator
+(toolchain/mfc/test/cases.py) stacks along the test's trace ("1D -> bc=-1"), then with
+POST_PROCESS_OFF_PARAMS (parallel_io = F, prim_vars_wrt = F) when post_process is not run.
+The test's directory tests/<UUID>/ is named by trace_to_uuid(trace): the CRC-32 of the trace's
+SHA-1 digest, eight upper-case hex digits. tests/<UUID>/golden.txt holds MFC's run of it: one
+line per D/ file, the file's name (D/cons.1.00.000025.dat) and its values (every line of the
+file without its coordinates), each value Python's str() of float() of MFC's F40.14 text. MFC
+compares a run with it value by value (toolchain/mfc/packer/tol.py, compare(); errors.py):
+a value passes if its absolute error or its relative error is at most the test's tolerance
+(TestCase.compute_tolerance(): 1e-12 for the tests here, none of its special cases apply).
+
+  mfc_goldens.py reduce MFC_DIR OUT_DIR   from MFC's case.py and tests/<UUID>/golden.txt (at the
+                                          commit TESTS names when MFC_DIR is a git clone), writes
+                                          OUT_DIR/<UUID>/case.json (the case as the port reads
+                                          it) and OUT_DIR/<UUID>/golden.txt (the golden's lines
+                                          of the files the port writes), for every test in TESTS
+  mfc_goldens.py check --tool EXE --work DIR GOLDEN_DIR
+                                          runs EXE on GOLDEN_DIR/case.json in DIR and compares
+                                          every value of its D/ files with GOLDEN_DIR/golden.txt
+                                          as MFC does; exit status 1 on a mismatch
+
+The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
+TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC).
+Standard library only.
+"""
+
+import argparse
+import ast
+import binascii
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# toolchain/mfc/test/case.py, TestCase.compute_tolerance(): the default, double precision.
+TOLERANCE = 1e-12
+
+BASE_COMMIT = "019449279f8a60b508d0629c9ce585cda8117a63"
+
+# The dimension's parameters cases.py's get_dimensions() gives 1D: 300 cells on [0, 1], three
+# line segments (Sod-like states of BASE_CFG), extrapolation at both ends.
+ONE_D = {
+    "m": 299,
+    "n": 0,
+    "p": 0,
+    "x_domain%beg": 0.0,
+    "x_domain%end": 1.0,
+    "bc_x%beg": -3,
+    "bc_x%end": -3,
+    "patch_icpp(1)%geometry": 1,
+    "patch_icpp(1)%x_centroid": 0.05,
+    "patch_icpp(1)%length_x": 0.1,
+    "patch_icpp(1)%vel(1)": 0.0,
+    "patch_icpp(2)%geometry": 1,
+    "patch_icpp(2)%x_centroid": 0.45,
+    "patch_icpp(2)%length_x": 0.7,
+    "patch_icpp(2)%vel(1)": 0.0,
+    "patch_icpp(3)%geometry": 1,
+    "patch_icpp(3)%x_centroid": 0.9,
+    "patch_icpp(3)%length_x": 0.2,
+    "patch_icpp(3)%vel(1)": 0.0,
+}
+
+# cases.py's alter_num_fluids() for two fluids: a second ideal gas and each patch's mixture.
+TWO_FLUIDS = {
+    "fluid_pp(2)%gamma": 2.5,
+    "fluid_pp(2)%pi_inf": 0.0,
+    "patch_icpp(1)%alpha_rho(1)": 0.81,
+    "patch_icpp(1)%alpha(1)": 0.9,
+    "patch_icpp(1)%alpha_rho(2)": 0.19,
+    "patch_icpp(1)%alpha(2)": 0.1,
+    "patch_icpp(2)%alpha_rho(1)": 0.25,
+    "patch_icpp(2)%alpha(1)": 0.5,
+    "patch_icpp(2)%alpha_rho(2)": 0.25,
+    "patch_icpp(2)%alpha(2)": 0.5,
+    "patch_icpp(3)%alpha_rho(1)": 0.08,
+    "patch_icpp(3)%alpha(1)": 0.2,
+    "patch_icpp(3)%alpha_rho(2)": 0.0225,
+    "patch_icpp(3)%alpha(2)": 0.8,
+}
+
+# The tests reduced: UUID -> (trace, modifications after BASE_CFG in cases.py's order, the commit
+# of MFC's tests/<UUID>/golden.txt they were read at).
+TESTS = {
+    "D79C3E6F": (
+        "1D -> bc=-1",
+        [ONE_D, {"bc_x%beg": -1, "bc_x%end": -1}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "C4907722": (
+        "1D -> 2 Fluid(s) -> riemann_solver=2 -> mpp_lim",
+        [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "16A922E4": (
+        "1D -> weno_order=3 -> mapped_weno=T",
+        [ONE_D, {"weno_order": 3}, {"mapped_weno": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    # This golden and the next two are of MFC's earlier BASE_CFG, 50 steps (Nt = 50; their files
+    # are .000050.dat, as tests/D79C3E6F/case.py at 90e73430 has it); the cases are otherwise the
+    # same.
+    "8A59E8E6": (
+        "1D -> bc=-2",
+        [ONE_D, {"bc_x%beg": -2, "bc_x%end": -2}, {"t_step_stop": 50, "t_step_save": 50}],
+        "6f200c0e96a9f9529aecf948ccb3774ec23470d5",
+    ),
+    "677DAA82": (
+        "1D -> weno_order=5 -> mapped_weno=T",
+        [ONE_D, {"weno_order": 5}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    "2A5CFF02": (
+        "1D -> weno_order=3",
+        [ONE_D, {"weno_order": 3}, {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
+}
+
+# toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
+POST_PROCESS_OFF_PARAMS = {"parallel_io": "F", "prim_vars_wrt": "F"}
+
+
+def trace_to_uuid(trace):
+    """toolchain/mfc/test/case.py's trace_to_uuid()."""
+    return hex(binascii.crc32(hashlib.sha1(str(trace).encode()).digest())).upper()[2:].zfill(8)
+
+
+def read_base_cfg(mfc_dir):
+    """BASE_CFG of MFC's toolchain/mfc/test/case.py, its arithmetic evaluated on literals only."""
+    path = os.path.join(mfc_dir, "toolchain", "mfc", "test", "case.py")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("Tend", "Nt", "mydt", "BASE_CFG"):
+                names[name] = evaluate(node.value, names)
+    return names["BASE_CFG"]
+
+
+def evaluate(node, names):
+    """A literal, a known name, int(), + - * / and dictionaries of them."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        return names[node.id]
+    if isinstance(node, ast.Dict):
+        return {evaluate(k, names): evaluate(v, names) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -evaluate(node.operand, names)
+    if isinstance(node, ast.BinOp):
+        left, right = evaluate(node.left, names), evaluate(node.right, names)
+        operations = {ast.Add: lambda: left + right, ast.Sub: lambda: left - right, ast.Mult: lambda: left * right, ast.Div: lambda: left / right}
+        return operations[type(node.op)]()
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int":
+        return int(evaluate(node.args[0], names))
+    raise ValueError(f"BASE_CFG: cannot evaluate {ast.dump(node)}")
+
+
+def read_pack(path):
+    """MFC's packer.load(): {D/ file name: [values]}."""
+    with open(path, encoding="utf-8") as f:
+        return parse_pack(f.read())
+
+
+def parse_pack(text):
+    entries = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        fields = line.split(" ")
+        entries[fields[0]] = [float(v) for v in fields[1:]]
+    return entries
+
+
+def read_golden(mfc_dir, uuid, commit):
+    """tests/<UUID>/golden.txt at the commit it was read at when MFC_DIR is a git clone, else as
+    the directory holds it."""
+    path = f"tests/{uuid}/golden.txt"
+    if os.path.isdir(os.path.join(mfc_dir, ".git")):
+        shown = subprocess.run(["git", "-C", mfc_dir, "show", f"{commit}:{path}"], stdout=subprocess.PIPE, text=True, check=True)
+        return parse_pack(shown.stdout)
+    return read_pack(os.path.join(mfc_dir, path))
+
+
+def port_writes(name, dimensions):
+    """Whether loopnest-mfc writes this D/ file: cons.*, and prim.* in 1D (prim_vars_wrt = F)."""
+    return re.fullmatch(r"D/cons\.\d+\.00\.\d{6}\.dat", name) is not None or (
+        dimensions == 1 and re.fullmatch(r"D/prim\.\d+\.00\.\d{6}\.dat", name) is not None
+    )
+
+
+def reduce(mfc_dir, out_dir):
+    base = read_base_cfg(mfc_dir)
+    for uuid, (trace, mods, commit) in TESTS.items():
+        if trace_to_uuid(trace) != uuid:
+            raise ValueError(f"the trace '{trace}' is not test {uuid}'s")
+        case = dict(base)
+        for mod in mods:
+            case.update(mod)
+        case.update(POST_PROCESS_OFF_PARAMS)
+        dimensions = 1 + (case["n"] > 0) + (case["p"] > 0)
+        golden = read_golden(mfc_dir, uuid, commit)
+        kept = {name: values for name, values in golden.items() if port_writes(name, dimensions)}
+        os.makedirs(os.path.join(out_dir, uuid), exist_ok=True)
+        with open(os.path.join(out_dir, uuid, "case.json"), "w", encoding="utf-8") as f:
+            json.dump(case, f, indent=2)
+            f.write("\n")
+        with open(os.path.join(out_dir, uuid, "golden.txt"), "w", encoding="utf-8") as f:
+            f.write(f"# MFC tests/{uuid}/golden.txt at {commit}: {trace}\n")
+            for name in sorted(kept):
+                f.write(" ".join([name] + [str(v) for v in kept[name]]) + "\n")
+        print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files")
+
+
+def read_run(case_dir):
+    """MFC's packer.compile(): each D/*.dat file's values, its coordinates dropped."""
+    entries = {}
+    d_dir = os.path.join(case_dir, "D")
+    for name in sorted(os.listdir(d_dir)):
+        if not name.endswith(".dat"):
+            continue
+        with open(os.path.join(d_dir, name), encoding="utf-8") as f:
+            content = f.read()
+        ndims = len(content.split("\n", 1)[0].split()) - 1
+        entries["D/" + name] = [float(v) for v in content.split()[ndims :: ndims + 1]]
+    return entries
+
+
+def check(tool, work, golden_dir):
+    golden = {}
+    with open(os.path.join(golden_dir, "golden.txt"), encoding="utf-8") as f:
+        lines = [line for line in f if not line.startswith("#")]
+    for line in lines:
+        fields = line.split()
+        golden[fields[0]] = [float(v) for v in fields[1:]]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    run = subprocess.run([tool, os.path.join(golden_dir, "case.json"), "--case-dir", work], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    if run.returncode != 0:
+        print(run.stdout)
+        print(f"FAIL: {tool} exited with status {run.returncode}")
+        return 1
+    candidate = read_run(work)
+    failures = []
+    if sorted(candidate) != sorted(golden):
+        failures.append(f"files differ: only in the run {sorted(set(candidate) - set(golden))}, only in the golden {sorted(set(golden) - set(candidate))}")
+    worst_rel = (0.0, None)
+    worst_decided = (0.0, None)
+    worst_abs = (0.0, None)
+    mismatches = 0
+    for name in sorted(set(candidate) & set(golden)):
+        c_values, g_values = candidate[name], golden[name]
+        if len(c_values) != len(g_values):
+            failures.append(f"{name}: {len(c_values)} values, the golden has {len(g_values)}")
+            continue
+        for i, (c, g) in enumerate(zip(c_values, g_values)):
+            absolute = abs(c - g)
+            # MFC's relative error is NaN against a golden 0, which its is_close() passes; here
+            # such a value must be within the absolute tolerance.
+            relative = absolute / abs(g) if g != 0 else math.inf
+            where = (name, i + 1, c, g)
+            if not math.isfinite(c):
+                failures.append(f"{name} value {i + 1}: {c}")
+            if g != 0 and relative > worst_rel[0]:
+                worst_rel = (relative, where)
+            # The values the relative tolerance decides: those beyond the absolute one.
+            if absolute > TOLERANCE and relative > worst_decided[0]:
+                worst_decided = (relative, where)
+            if absolute > worst_abs[0]:
+                worst_abs = (absolute, where)
+            # MFC's is_close(): within the absolute or the relative tolerance.
+            if absolute > TOLERANCE and relative > TOLERANCE:
+                mismatches += 1
+                if mismatches <= 10:
+                    failures.append(f"{name} value {i + 1}: run {c!r}, golden {g!r}, absolute error {absolute:.3e}, relative {relative:.3e}")
+    count = sum(len(v) for v in golden.values())
+    for label, (error, where) in (
+        ("worst relative error", worst_rel),
+        (f"worst relative error of the values more than {TOLERANCE:g} off", worst_decided),
+        ("worst absolute error", worst_abs),
+    ):
+        detail = f"{error:.3e} ({where[0]} value {where[1]}: run {where[2]!r}, golden {where[3]!r})" if where else "none"
+        print(f"{label}: {detail}")
+    if mismatches > 10:
+        failures.append(f"... {mismatches} values in all beyond the tolerance")
+    if failures:
+        print("\n".join(failures))
+        print(f"FAIL: {golden_dir}: {mismatches} of {count} values beyond MFC's tolerance {TOLERANCE:g}")
+        return 1
+    print(f"PASS: {golden_dir}: {count} values in {len(golden)} files within MFC's tolerance {TOLERANCE:g}")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_reduce = sub.add_parser("reduce")
+    p_reduce.add_argument("mfc_dir")
+    p_reduce.add_argument("out_dir")
+    p_check = sub.add_parser("check")
+    p_check.add_argument("--tool", required=True)
+    p_check.add_argument("--work", required=True)
+    p_check.add_argument("golden_dir")
+    args = parser.parse_args()
+    if args.command == "reduce":
+        reduce(args.mfc_dir, args.out_dir)
+        return 0
+    return check(args.tool, args.work, args.golden_dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
