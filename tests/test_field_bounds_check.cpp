@@ -138,6 +138,30 @@ TEST(field_bounds_check_DeathTest, field_set_ref_aborts_past_the_ghosts_naming_t
                "\\[0, 2\\), i in \\[-1, 7\\), j in \\[-1, 5\\), k in \\[0, 1\\)");
 }
 
+// A port's commonest slip: the body's (i, j, k, v) handed to ref in that order, where ref takes
+// the variable first. With more cells along x than variables, the first cell past nvar aborts.
+template <class Schedule>
+void write_in_loop_order(const fields& f) {
+  const auto ref = f.ref();
+  loopnest::for_each_cell_var<Schedule>(
+      space(), f.interior(), f.nvar(),
+      KOKKOS_LAMBDA(int i, int j, int k, int v) { ref(i, j, k, v) = 1.0; },
+      "loopnest::test_field_bounds_check");
+  space().fence();
+}
+
+TEST(field_bounds_check_DeathTest, a_body_in_loop_order_aborts_at_once) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  const fields f("f", 3, {5, 4, 3}, 2);
+  const char* message =
+      "loopnest::field_set_ref: index \\(v, i, j, k\\) = \\([34], [0-9-]+, "
+      "[0-9-]+, [0-9-]+\\) is out of bounds: v in \\[0, 3\\)";
+  EXPECT_DEATH(write_in_loop_order<loopnest::collapse4>(f), message);
+  EXPECT_DEATH(write_in_loop_order<loopnest::collapse3>(f), message);
+  EXPECT_DEATH(write_in_loop_order<loopnest::flat>(f), message);
+  EXPECT_DEATH(write_in_loop_order<loopnest::kokkos_default>(f), message);
+}
+
 TEST(field_bounds_check_DeathTest, packed_fields_ref_aborts_past_the_ghosts_naming_the_indices) {
   ::testing::FLAGS_gtest_death_test_style = "threadsafe";
   // In grid indices whatever the axis order: j past its bound in a buffer that stores y first.

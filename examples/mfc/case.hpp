@@ -24,6 +24,15 @@ namespace loopnest_mfc {
 inline constexpr int max_fluids  = 2;   // what the port implements
 inline constexpr int max_patches = 10;  // MFC's num_patches_max
 inline constexpr int buff_size   = 4;   // ghost layers: weno_polyn + 2 for inviscid WENO5
+// MFC's num_stcls_min: an axis (and each rank's block along it) holds at least
+// num_stcls_min*weno_order cells.
+inline constexpr int num_stcls_min = 5;
+// A periodic (-1) or reflective (-2) boundary copies buff_size layers from the interior, which
+// MFC's least cells (num_stcls_min, at weno_order = 1) keep thick enough.
+static_assert(num_stcls_min >= buff_size,
+              "loopnest-mfc: buff_size exceeds num_stcls_min, the fewest cells an axis may have; "
+              "refuse periodic and reflective boundaries on axes thinner than buff_size when the "
+              "case is read.");
 // MFC's dflt_real (m_constants.fpp): the value of a patch parameter that was not given.
 inline constexpr double dflt_real = -1.0e6;
 
@@ -202,7 +211,7 @@ class case_builder {
         continue;
       }
       // MFC's s_check_inputs_weno: every dimension needs num_stcls_min*weno_order cells.
-      const int least = 5 * integer("weno_order");
+      const int least = num_stcls_min * integer("weno_order");
       if (a.cells_minus_one + 1 < least) {
         refuse(need(extent[d]),
                "gives fewer than " + std::to_string(least) +

@@ -18,10 +18,6 @@
 
 namespace loopnest_mfc {
 
-// MFC's num_stcls_min: a rank holds at least num_stcls_min*weno_order cells along each split
-// direction.
-inline constexpr int num_stcls_min = 5;
-
 // Ranks per direction (MFC's num_procs_x, _y, _z; 1 beyond num_dims).
 struct rank_grid {
   int ranks[3] = {1, 1, 1};

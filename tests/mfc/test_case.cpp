@@ -347,6 +347,23 @@ TEST(mfc_case, refuses_missing_and_inconsistent_parameters) {
   EXPECT_EQ(error_of("[1]"), "case.json:1:1: the case must be a JSON object, found an array");
 }
 
+// A periodic or reflective boundary copies buff_size ghost layers from the interior: an axis
+// thinner than that is refused when the case is read (by MFC's least cells per axis), never left
+// to the ghost fill of the first stage.
+TEST(mfc_case, refuses_periodic_and_reflective_axes_thinner_than_the_ghost_layers) {
+  const std::string m = std::to_string(loopnest_mfc::buff_size - 2);
+  EXPECT_EQ(error_of(shock_tube(), {"m=" + m, "weno_order=1", "bc_x%beg=-1", "bc_x%end=-1"}),
+            "--override m=" + m + ": 'm' = " + m +
+                " gives fewer than 5 cells, the least MFC allows with weno_order = 1");
+  EXPECT_EQ(error_of(shock_tube(), {"m=" + m, "weno_order=1", "bc_x%end=-2"}),
+            "--override m=" + m + ": 'm' = " + m +
+                " gives fewer than 5 cells, the least MFC allows with weno_order = 1");
+  EXPECT_EQ(error_of(shock_tube(), {"n=" + m, "weno_order=1", "y_domain%beg=0", "y_domain%end=1",
+                                    "bc_y%beg=-2", "bc_y%end=-2"}),
+            "--override n=" + m + ": 'n' = " + m +
+                " gives fewer than 5 cells, the least MFC allows with weno_order = 1");
+}
+
 // A case file written to the test's temporary directory.
 std::string written_case(const std::string& name, const std::string& text) {
   std::string path = testing::TempDir() + name;
