@@ -171,34 +171,31 @@ TEST(reduce, a_sum_is_the_documented_order_under_every_schedule_and_run) {
   std::apply([&](auto... s) { (check(s), ...); }, right_schedules{});
 }
 
-TEST(reduce, a_sum_over_cells_and_variables_is_the_documented_order_under_every_schedule) {
-  const loopnest::box<3> b{{-1, 0, -2}, {20, 17, 9}};
-  const field q         = random_field(23, 19, 13, 5, 99);
-  const double expected = ordered_sum(q, b, 5);
-  ASSERT_NEAR(static_cast<double>(exact_sum(q, b, 5)), expected, 1e-3);
+// reduce_cell_var's sum of q over b under each schedule of Schedules is ordered_sum's bits.
+template <class Schedules>
+void expect_documented_cell_var_sums(const field& q, const loopnest::box<3>& b, int nvar) {
+  const double expected = ordered_sum(q, b, nvar);
+  ASSERT_NEAR(static_cast<double>(exact_sum(q, b, nvar)), expected, 1e-3);
   const auto check = [&](auto schedule) {
     using schedule_type = decltype(schedule);
-    const double got    = sum_cell_vars<schedule_type>(q, b, 5);
+    const double got    = sum_cell_vars<schedule_type>(q, b, nvar);
     EXPECT_TRUE(same_bits(got, expected))
         << loopnest_test::kind_name<schedule_type>() << ": " << got << " against " << expected;
   };
-  std::apply([&](auto... s) { (check(s), ...); }, left_schedules{});
-  std::apply([&](auto... s) { (check(s), ...); }, right_schedules{});
+  std::apply([&](auto... s) { (check(s), ...); }, Schedules{});
+}
+
+TEST(reduce, a_sum_over_cells_and_variables_is_the_documented_order_under_every_schedule) {
+  const loopnest::box<3> b{{-1, 0, -2}, {20, 17, 9}};
+  const field q = random_field(23, 19, 13, 5, 99);
+  expect_documented_cell_var_sums<left_schedules>(q, b, 5);
+  expect_documented_cell_var_sums<right_schedules>(q, b, 5);
 }
 
 // More partials than one team folds (32 x 1024): one level before the last.
 TEST(reduce, a_sum_with_a_fold_level_is_the_documented_order_under_every_schedule) {
   const loopnest::box<3> b{{0, -1, 0}, {2100, 8, 9}};
-  const field q         = random_field(2100, 7, 9, 4, 4321);
-  const double expected = ordered_sum(q, b, 4);
-  ASSERT_NEAR(static_cast<double>(exact_sum(q, b, 4)), expected, 1e-3);
-  const auto check = [&](auto schedule) {
-    using schedule_type = decltype(schedule);
-    const double got    = sum_cell_vars<schedule_type>(q, b, 4);
-    EXPECT_TRUE(same_bits(got, expected))
-        << loopnest_test::kind_name<schedule_type>() << ": " << got << " against " << expected;
-  };
-  std::apply([&](auto... s) { (check(s), ...); }, left_schedules{});
+  expect_documented_cell_var_sums<left_schedules>(random_field(2100, 7, 9, 4, 4321), b, 4);
 }
 
 // The fold of values on the device, with a group of 4 and 8 slices so that 1000 values take
