@@ -2,11 +2,13 @@
 // indices alone: a tile of a 3D box is one i and up to tile_extent_3d consecutive j and k, of a
 // 2D box one i and up to tile_extent_2d consecutive j (per variable v for reduce_cell_var). A
 // tile's partial folds its cells from the reducer's identity, k outermost, then j. The
-// partials, numbered i + nx*(bj + nbj*(bk + nbk*v)), are cut into fold_slices contiguous slices
-// of ceil(count/fold_slices), each folded in order from the identity; the slices are then joined
-// pairwise, slice s with s + 1, then s with s + 2, and so on. Nothing of this depends on the
-// schedule, which only maps the tiles onto the device (one work item per tile, along i), nor on
-// a team's size.
+// partials, numbered i + nx*(bj + nbj*(bk + nbk*v)), are folded in levels. While more than
+// fold_group * fold_width values remain, their count n becomes m = ceil(n / fold_group): value s
+// of the next level folds values s, s + m, s + 2m, ... of this one in order from the identity.
+// The last level folds its n values into fold_width slices alike (slice s folds s, s +
+// fold_width, ...), which are then joined pairwise, slice s with s + 1, then s with s + 2, and so
+// on. Nothing of this depends on the schedule, which only maps the tiles onto the device (one
+// work item per tile, along i), nor on a team's size.
 #ifndef LOOPNEST_DETAIL_REDUCTION_ORDER_HPP
 #define LOOPNEST_DETAIL_REDUCTION_ORDER_HPP
 
