@@ -15,6 +15,7 @@
 #include <loopnest/read_only.hpp>
 #include <loopnest/reduce.hpp>
 #include <loopnest/schedule.hpp>
+#include <loopnest/sweep.hpp>
 #include <loopnest/tile.hpp>
 
 #endif
