@@ -79,8 +79,9 @@ KOKKOS_INLINE_FUNCTION T copysign(T a, T b) {
 
 // |x|, and the smaller and the larger of a and b, with the values of std::abs, std::min and
 // std::max (abs(-0.0) is +0.0; min and max return a when neither is smaller, so a NaN in a stays)
-// on every backend: Kokkos 3.4 has them only as Kokkos::Experimental::fabs, fmin and fmax, and
-// fmin and fmax drop a NaN.
+// on every backend, but for abs of a NaN, a NaN whose bits the backend chooses (CUDA's FP32 abs
+// gives another NaN than std::abs): Kokkos 3.4 has them only as Kokkos::Experimental::fabs, fmin
+// and fmax, and fmin and fmax drop a NaN.
 template <class T>
 KOKKOS_INLINE_FUNCTION T abs(T x) {
   static_assert(std::is_arithmetic<T>::value,

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -134,7 +135,8 @@ TEST(mfc_expression, reads_a_plain_number_as_pythons_float_does) {
 }
 
 // The program evaluated in a parallel_for on the default execution space (the device under
-// CUDA), each cell's result against the host's.
+// CUDA), each cell's result against the host's: the same on a host backend, within a few units
+// in the last place under CUDA, whose sin, exp and atan2 are not glibc's to the bit.
 void evaluate_on_device(const expression_program& program, int cells, double* out_host) {
   Kokkos::View<double*> out("expression values", cells);
   Kokkos::parallel_for(
@@ -155,8 +157,14 @@ TEST(mfc_expression, is_a_trivially_copyable_program_that_the_device_evaluates_a
       compile_expression("1 + 0.2*sin(5*x)*exp(-y**2) - atan2(y, x + 1.d0)/pi", names);
   double values[16];
   evaluate_on_device(program, 16, values);
+  const bool host =
+      Kokkos::SpaceAccessibility<Kokkos::DefaultExecutionSpace, Kokkos::HostSpace>::accessible;
   for (int i = 0; i < 16; ++i) {
-    EXPECT_EQ(values[i], program(0.1 * i, 0.2 - 0.05 * i, 0.)) << i;
+    const double expected = program(0.1 * i, 0.2 - 0.05 * i, 0.);
+    const double ulps     = host ? 0. : 4.;
+    EXPECT_LE(std::abs(values[i] - expected),
+              ulps * std::numeric_limits<double>::epsilon() * std::abs(expected))
+        << i << ": " << values[i] << " on the device, " << expected << " on the host";
   }
 }
 
