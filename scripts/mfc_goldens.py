@@ -214,6 +214,11 @@ TESTS = {
         [THREE_D, bc_mods(-1, "xyz")],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
+    "4B7FC359": (
+        "3D -> weno_order=3",
+        [THREE_D, {"weno_order": 3}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
 }
 
 # toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
