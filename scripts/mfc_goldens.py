@@ -219,6 +219,11 @@ TESTS = {
         [THREE_D, {"weno_order": 3}],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
+    "A0B82851": (
+        "3D -> 2 Fluid(s) -> riemann_solver=2 -> mpp_lim",
+        [THREE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
 }
 
 # toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
