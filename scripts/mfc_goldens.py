@@ -17,15 +17,18 @@ a value passes if its absolute error or its relative error is at most the test's
                                           commit TESTS names when MFC_DIR is a git clone), writes
                                           OUT_DIR/<UUID>/case.json (the case as the port reads
                                           it) and OUT_DIR/<UUID>/golden.txt (the golden's lines
-                                          of the files the port writes), for every test in TESTS
+                                          of the files the port writes; a 2D or 3D file whose
+                                          columns along the last axis are all the same as '*N'
+                                          and one column), for every test in TESTS
   mfc_goldens.py check --tool EXE --work DIR GOLDEN_DIR
                                           runs EXE on GOLDEN_DIR/case.json in DIR and compares
                                           every value of its D/ files with GOLDEN_DIR/golden.txt
                                           as MFC does; exit status 1 on a mismatch
 
 The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
-TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC).
-Standard library only.
+TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC);
+the 2D and 3D ones from one column per file, which golden.txt repeats to the last printed digit
+(docs/mfc.md, "MFC's regression goldens", says how that was checked). Standard library only.
 """
 
 import argparse
@@ -68,6 +71,72 @@ ONE_D = {
     "patch_icpp(3)%length_x": 0.2,
     "patch_icpp(3)%vel(1)": 0.0,
 }
+
+# get_dimensions() for 2D: 50 x 40 cells on [0, 1]^2, three rectangles across x stacked along y
+# (the 1D segments' states and lengths), extrapolation on every side.
+TWO_D = {
+    "m": 49,
+    "n": 39,
+    "p": 0,
+    "x_domain%beg": 0.0,
+    "x_domain%end": 1.0,
+    "y_domain%beg": 0.0,
+    "y_domain%end": 1.0,
+    "bc_x%beg": -3,
+    "bc_x%end": -3,
+    "bc_y%beg": -3,
+    "bc_y%end": -3,
+}
+# get_dimensions() for 3D: 25^3 cells on [0, 1]^3, three cuboids across x and y stacked along z.
+THREE_D = {
+    "m": 24,
+    "n": 24,
+    "p": 24,
+    "x_domain%beg": 0.0,
+    "x_domain%end": 1.0,
+    "y_domain%beg": 0.0,
+    "y_domain%end": 1.0,
+    "z_domain%beg": 0.0,
+    "z_domain%end": 1.0,
+    "bc_x%beg": -3,
+    "bc_x%end": -3,
+    "bc_y%beg": -3,
+    "bc_y%end": -3,
+    "bc_z%beg": -3,
+    "bc_z%end": -3,
+}
+for patch, (centroid, length) in enumerate([(0.05, 0.1), (0.45, 0.7), (0.9, 0.2)], start=1):
+    TWO_D.update(
+        {
+            f"patch_icpp({patch})%geometry": 3,
+            f"patch_icpp({patch})%y_centroid": centroid,
+            f"patch_icpp({patch})%length_y": length,
+            f"patch_icpp({patch})%x_centroid": 0.5,
+            f"patch_icpp({patch})%length_x": 1,
+            f"patch_icpp({patch})%vel(1)": 0.0,
+            f"patch_icpp({patch})%vel(2)": 0.0,
+        }
+    )
+    THREE_D.update(
+        {
+            f"patch_icpp({patch})%geometry": 9,
+            f"patch_icpp({patch})%z_centroid": centroid,
+            f"patch_icpp({patch})%length_z": length,
+            f"patch_icpp({patch})%y_centroid": 0.5,
+            f"patch_icpp({patch})%length_y": 1,
+            f"patch_icpp({patch})%x_centroid": 0.5,
+            f"patch_icpp({patch})%length_x": 1,
+            f"patch_icpp({patch})%vel(1)": 0.0,
+            f"patch_icpp({patch})%vel(2)": 0.0,
+            f"patch_icpp({patch})%vel(3)": 0.0,
+        }
+    )
+
+
+def bc_mods(bc, axes):
+    """cases.py's get_bc_mods(): both ends of every axis of the dimension."""
+    return {f"bc_{axis}%{end}": bc for axis in axes for end in ("beg", "end")}
+
 
 # cases.py's alter_num_fluids() for two fluids: a second ideal gas and each patch's mixture.
 TWO_FLUIDS = {
@@ -122,6 +191,38 @@ TESTS = {
         "1D -> weno_order=3",
         [ONE_D, {"weno_order": 3}, {"t_step_stop": 50, "t_step_save": 50}],
         "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
+    # 2D and 3D, with BASE_CFG and get_dimensions() as case.py and cases.py have them at 04fe5473
+    # (25 steps).
+    "EAA53889": (
+        "2D -> bc=-2",
+        [TWO_D, bc_mods(-2, "xy")],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "39816683": (
+        "2D -> weno_order=3 -> mapped_weno=T",
+        [TWO_D, {"weno_order": 3}, {"mapped_weno": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "F0F175B2": (
+        "2D -> 2 Fluid(s) -> riemann_solver=2 -> mpp_lim",
+        [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "6FC6A809": (
+        "3D -> bc=-1",
+        [THREE_D, bc_mods(-1, "xyz")],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "4B7FC359": (
+        "3D -> weno_order=3",
+        [THREE_D, {"weno_order": 3}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "A0B82851": (
+        "3D -> 2 Fluid(s) -> riemann_solver=2 -> mpp_lim",
+        [THREE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
 }
 
@@ -210,6 +311,7 @@ def reduce(mfc_dir, out_dir):
             case.update(mod)
         case.update(POST_PROCESS_OFF_PARAMS)
         dimensions = 1 + (case["n"] > 0) + (case["p"] > 0)
+        column = None if dimensions == 1 else 1 + (case["p"] if dimensions == 3 else case["n"])
         golden = read_golden(mfc_dir, uuid, commit)
         kept = {name: values for name, values in golden.items() if port_writes(name, dimensions)}
         os.makedirs(os.path.join(out_dir, uuid), exist_ok=True)
@@ -219,8 +321,25 @@ def reduce(mfc_dir, out_dir):
         with open(os.path.join(out_dir, uuid, "golden.txt"), "w", encoding="utf-8") as f:
             f.write(f"# MFC tests/{uuid}/golden.txt at {commit}: {trace}\n")
             for name in sorted(kept):
-                f.write(" ".join([name] + [str(v) for v in kept[name]]) + "\n")
+                f.write(" ".join([name] + packed_values(kept[name], column)) + "\n")
         print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files")
+
+
+def packed_values(values, column):
+    """A file's values as golden.txt keeps them. A 2D or 3D file lists the cells with the last axis
+    fastest: when every column along that axis (`column` values) holds the same values (0.0 and
+    -0.0 alike), as in cases.py's cases whose patches vary along that axis only, '*N' and the one
+    column (N columns); else every value."""
+    if column and len(values) % column == 0 and values == values[:column] * (len(values) // column):
+        return [f"*{len(values) // column}"] + [str(v) for v in values[:column]]
+    return [str(v) for v in values]
+
+
+def unpacked_values(fields):
+    """The inverse of packed_values()."""
+    if fields and fields[0].startswith("*"):
+        return [float(v) for v in fields[1:]] * int(fields[0][1:])
+    return [float(v) for v in fields]
 
 
 def read_run(case_dir):
@@ -243,7 +362,7 @@ def check(tool, work, golden_dir):
         lines = [line for line in f if not line.startswith("#")]
     for line in lines:
         fields = line.split()
-        golden[fields[0]] = [float(v) for v in fields[1:]]
+        golden[fields[0]] = unpacked_values(fields[1:])
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     run = subprocess.run([tool, os.path.join(golden_dir, "case.json"), "--case-dir", work], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)

@@ -358,8 +358,18 @@ class case_builder {
       const std::string f = "fluid_pp(" + std::to_string(i) + ")%";
       fluid_config& fl    = c.fluids[i - 1];
       fl.gamma            = real(f + "gamma");
-      fl.pi_inf           = real(f + "pi_inf");
-      fl.qv               = real_or(f + "qv", 0.0);
+      // MFC's s_initialize_eos_module (m_eos.fpp) zeroes an ideal gas's pi_inf whatever is given,
+      // and its validator refuses a nonzero one: it need not be written.
+      if (integer_or(f + "eos", 1) == 2) {
+        fl.pi_inf = real_or(f + "pi_inf", 0.0);
+        if (fl.pi_inf != 0) {
+          refuse(need(f + "pi_inf"), "must be 0 or left out for an ideal gas (" + f +
+                                         "eos = " + need(f + "eos").spelling + ")");
+        }
+      } else {
+        fl.pi_inf = real(f + "pi_inf");
+      }
+      fl.qv = real_or(f + "qv", 0.0);
       // MFC's s_check_inputs_fluids: gamma here is 1/(gamma - 1), positive for gamma > 1.
       if (!(fl.gamma > 0)) {
         refuse(need(f + "gamma"), "must be positive (MFC's fluid_pp%gamma is 1/(gamma - 1))");

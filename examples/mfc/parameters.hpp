@@ -134,7 +134,7 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"fluid_pp(#)%gamma", value_type::real, "", "1/(gamma - 1) of the stiffened gas"},
     {"fluid_pp(#)%pi_inf", value_type::real, "", "gamma*pi_inf/(gamma - 1) of the stiffened gas"},
     {"fluid_pp(#)%qv", value_type::real, "", "reference energy (default 0)"},
-    {"fluid_pp(#)%eos", value_type::integer, "1", "stiffened gas"},
+    {"fluid_pp(#)%eos", value_type::integer, "1|2", "stiffened gas, ideal gas (pi_inf 0)"},
 };
 
 // A key or value as a message shows it: whole up to 64 characters, else its start and its length,

@@ -229,7 +229,7 @@ TEST(mfc_case, reads_enumerations_by_the_names_mfcs_toolchain_writes) {
             "this port (it implements 2: HLLC)");
   EXPECT_EQ(error_of(shock_tube("", R"("fluid_pp(1)%eos": "jwl")")),
             "case.json:2:3: 'fluid_pp(1)%eos' = 'jwl' (4) is not implemented by this port (it "
-            "implements 1: stiffened gas)");
+            "implements 1 or 2: stiffened gas, ideal gas (pi_inf 0))");
   EXPECT_EQ(error_of(shock_tube("", R"("fluid_pp(1)%eos": "Stiffened_gas")")),
             "case.json:2:3: 'fluid_pp(1)%eos' = 'Stiffened_gas' is not one of MFC's names for it "
             "(stiffened_gas = 1, ideal_gas = 2, mie_gruneisen = 3, jwl = 4, vinet = 5)");
@@ -239,6 +239,29 @@ TEST(mfc_case, reads_enumerations_by_the_names_mfcs_toolchain_writes) {
             "integer: write the number without quotes");
   EXPECT_EQ(error_of(shock_tube(), {"weno_order=five"}),
             "--override weno_order=five: 'weno_order' = 'five' is not an integer");
+}
+
+TEST(mfc_case, reads_an_ideal_gas_as_a_stiffened_gas_of_pi_inf_0) {
+  // MFC's examples write an ideal gas with pi_inf = 0 (older ones) or without it (current MFC).
+  const std::string ideal = shock_tube("", R"("fluid_pp(1)%eos": "ideal_gas")");
+  for (const case_config& c :
+       {read_text(ideal), read_text(ideal, {"fluid_pp(1)%pi_inf="}),
+        read_text(shock_tube(), {"fluid_pp(1)%eos=2", "fluid_pp(1)%pi_inf="})}) {
+    EXPECT_EQ(c.fluids[0].gamma, 2.5000000000000004);
+    EXPECT_EQ(c.fluids[0].pi_inf, 0.0);
+  }
+  EXPECT_EQ(error_of(ideal, {"fluid_pp(1)%pi_inf=3.5"}),
+            "--override fluid_pp(1)%pi_inf=3.5: 'fluid_pp(1)%pi_inf' = 3.5 must be 0 or left out "
+            "for an ideal gas (fluid_pp(1)%eos = 'ideal_gas' (2))");
+  // A stiffened gas, named or MFC's default, still needs its pi_inf.
+  EXPECT_EQ(error_of(shock_tube(), {"fluid_pp(1)%pi_inf="}),
+            "case.json: required parameter 'fluid_pp(1)%pi_inf' is missing");
+  EXPECT_EQ(
+      error_of(shock_tube("", R"("fluid_pp(1)%eos": "stiffened_gas")"), {"fluid_pp(1)%pi_inf="}),
+      "case.json: required parameter 'fluid_pp(1)%pi_inf' is missing");
+  EXPECT_EQ(error_of(shock_tube("", R"("fluid_pp(1)%eos": "mie_gruneisen")")),
+            "case.json:2:3: 'fluid_pp(1)%eos' = 'mie_gruneisen' (3) is not implemented by this "
+            "port (it implements 1 or 2: stiffened gas, ideal gas (pi_inf 0))");
 }
 
 TEST(mfc_case, an_override_without_a_value_takes_the_key_out_of_the_case) {
