@@ -1,6 +1,6 @@
-// field_set_ref and packed_fields_ref under KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK (this translation
-// unit, and its test_main, are compiled with it): every index in the index space with ghosts
-// passes, one past it aborts through Kokkos::abort with the indices and the bounds.
+// field_set_ref, packed_fields_ref and scratch_ref under KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK (this
+// translation unit, and its test_main, are compiled with it): every index in the index space with
+// ghosts passes, one past it aborts through Kokkos::abort with the indices and the bounds.
 #include <loopnest/field_kernels.hpp>
 #include <loopnest/loopnest.hpp>
 
@@ -172,6 +172,33 @@ TEST(field_bounds_check_DeathTest, packed_fields_ref_aborts_past_the_ghosts_nami
                "bounds: v in \\[0, 4\\), i in \\[-2, 7\\), j in \\[-2, 6\\), k in \\[-2, 5\\)");
   EXPECT_DEATH(write_and_read(r, 4, 0, 0, 0), "\\(v, i, j, k\\) = \\(4, 0, 0, 0\\)");
   EXPECT_DEATH(write_and_read(r, 0, -3, 0, 0), "\\(v, i, j, k\\) = \\(0, -3, 0, 0\\)");
+}
+
+// A sweep body that reads one cell further below than the halo it declared: the staged
+// scratch_ref aborts, naming the indices and the block's staged region.
+struct reads_past_the_halo {
+  loopnest::field_set_ref<double> out;
+  template <class Block>
+  KOKKOS_INLINE_FUNCTION void operator()(const Block& block) const {
+    const auto q = block.staged();
+    block.for_each_cell(0, 0,
+                        [&](int i, int j, int k) { out(0, i, j, k) = q.load(0, i - 2, j, k); });
+  }
+};
+
+void sweep_past_the_halo(const fields& q, const fields& out) {
+  loopnest::sweep<0>(space(), q.interior(), q, 1, {}, reads_past_the_halo{out.ref()},
+                     "loopnest::test_field_bounds_check", {1, 8, 1});
+  space().fence();
+}
+
+TEST(field_bounds_check_DeathTest, scratch_ref_aborts_past_the_staged_halo) {
+  ::testing::FLAGS_gtest_death_test_style = "threadsafe";
+  const fields q("q", 2, {5, 4, 3}, 2);
+  const fields out("out", 1, {5, 4, 3}, 2);
+  EXPECT_DEATH(sweep_past_the_halo(q, out),
+               "loopnest::scratch_ref: index \\(v, i, j, k\\) = \\(0, -2, [0-3], [0-2]\\) is out "
+               "of bounds: v in \\[0, 2\\), i in \\[-1, 6\\)");
 }
 
 }  // namespace

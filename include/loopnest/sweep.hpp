@@ -100,15 +100,33 @@ struct region {
   }
 };
 
-// Element t of a walk over a region with index `unit` fastest, then the other two in order: the
-// order of consecutive threads, of scratch and (unit being the fields' stride-1 index) of
-// memory.
-KOKKOS_INLINE_FUNCTION void walk_at(const region& r, int unit, int t, int (&ijk)[3]) {
+// Calls f(i, j, k) for every cell of region r, spread over the team's threads in the order of a
+// walk with index `unit` fastest, then the other two in order: the order of consecutive threads,
+// of scratch and (unit being the fields' stride-1 index) of memory. A team of one thread (the
+// host backends') walks the loops themselves, with no division per cell.
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void team_walk(const Member& member, const region& r, int unit, const F& f) {
   const int a = unit, b = unit == 0 ? 1 : 0, c = unit == 2 ? 1 : 2;
-  ijk[a] = r.lo[a] + t % r.extent(a);
-  t /= r.extent(a);
-  ijk[b] = r.lo[b] + t % r.extent(b);
-  ijk[c] = r.lo[c] + t / r.extent(b);
+  if (member.team_size() == 1) {
+    int ijk[3];
+    for (ijk[c] = r.lo[c]; ijk[c] < r.hi[c]; ++ijk[c]) {
+      for (ijk[b] = r.lo[b]; ijk[b] < r.hi[b]; ++ijk[b]) {
+        for (ijk[a] = r.lo[a]; ijk[a] < r.hi[a]; ++ijk[a]) {
+          f(ijk[0], ijk[1], ijk[2]);
+        }
+      }
+    }
+    return;
+  }
+  const int ea = r.extent(a), eb = r.extent(b);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, static_cast<int>(r.size())), [&](int t) {
+    int ijk[3];
+    ijk[a] = r.lo[a] + t % ea;
+    t /= ea;
+    ijk[b] = r.lo[b] + t % eb;
+    ijk[c] = r.lo[c] + t / eb;
+    f(ijk[0], ijk[1], ijk[2]);
+  });
 }
 
 }  // namespace Impl
@@ -142,12 +160,7 @@ class sweep_block {
   // axis, the cells spread over the team's threads.
   template <class F>
   KOKKOS_FUNCTION void for_each_cell(int below, int above, const F& f) const {
-    const Impl::region r = m_cells.grown(m_axis, below, above);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m_member, static_cast<int>(r.size())), [&](int t) {
-      int ijk[3];
-      Impl::walk_at(r, m_unit, t, ijk);
-      f(ijk[0], ijk[1], ijk[2]);
-    });
+    Impl::team_walk(m_member, m_cells.grown(m_axis, below, above), m_unit, f);
   }
   // Waits for the team's threads: what one stage wrote to scratch is then seen by all.
   KOKKOS_FUNCTION void barrier() const { m_member.team_barrier(); }
@@ -163,7 +176,7 @@ class sweep_block {
 
 namespace Impl {
 
-// nvar values over region r in team scratch, in walk_at's order, the variable slowest.
+// nvar values over region r in team scratch, in team_walk's order, the variable slowest.
 template <class T, class Member>
 KOKKOS_FUNCTION scratch_ref<T> carve(const Member& member, const region& r, int nvar, int unit) {
   const int a = unit, b = unit == 0 ? 1 : 0, c = unit == 2 ? 1 : 2;
@@ -173,7 +186,15 @@ KOKKOS_FUNCTION scratch_ref<T> carve(const Member& member, const region& r, int 
   s[c]                        = s[b] * r.extent(b);
   const std::ptrdiff_t values = s[c] * r.extent(c);
   T* data = static_cast<T*>(member.team_shmem().get_shmem(sizeof(T) * values * nvar));
-  scratch_ref<T> ref{data, {r.lo[0], r.lo[1], r.lo[2]}, s[0], s[1], s[2], values};
+  scratch_ref<T> ref{};
+  ref.data = data;
+  for (int d = 0; d < 3; ++d) {
+    ref.lower[d] = r.lo[d];
+  }
+  ref.s0 = s[0];
+  ref.s1 = s[1];
+  ref.s2 = s[2];
+  ref.sv = values;
 #if defined(KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK)
   ref.bounds = index_bounds{nvar, {r.lo[0], r.lo[1], r.lo[2]}, {r.hi[0], r.hi[1], r.hi[2]}};
 #endif
@@ -213,13 +234,10 @@ struct sweep_functor {
       refs[a] = carve<T>(member, mine.grown(axis, arrays[a].below, arrays[a].above), arrays[a].nvar,
                          unit);
     }
-    const int n = static_cast<int>(staged_region.size());
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n * in.nvar), [&](int t) {
-      int ijk[3];
-      walk_at(staged_region, unit, t % n, ijk);
-      const int v                       = t / n;
-      staged(v, ijk[0], ijk[1], ijk[2]) = in.load(v, ijk[0], ijk[1], ijk[2]);
-    });
+    for (int v = 0; v < in.nvar; ++v) {
+      team_walk(member, staged_region, unit,
+                [&](int i, int j, int k) { staged(v, i, j, k) = in.load(v, i, j, k); });
+    }
     member.team_barrier();
     body(sweep_block<T, member_type>(member, mine, axis, unit, staged, refs, narrays));
   }
