@@ -140,6 +140,13 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -6, "bc_x%end": -6}, {"t_step_stop": 50, "t_step_save": 50}],
         "0f3e5a3cf45c86ff24f3d700aec983e0b1d0814d",
     ),
+    # The supersonic outflow (-12), likewise; at its end face MFC's cells move by 1e-14 to 9e-14
+    # where the port's print as at rest (docs/mfc.md).
+    "3FC6FC4A": (
+        "1D -> bc=-12",
+        [ONE_D, {"bc_x%beg": -12, "bc_x%end": -12}, {"t_step_stop": 50, "t_step_save": 50}],
+        "0f3e5a3cf45c86ff24f3d700aec983e0b1d0814d",
+    ),
 }
 
 # toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
