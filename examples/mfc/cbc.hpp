@@ -190,7 +190,6 @@ struct characteristic_face {
     // flux_rs_vf_l; the inner ones interpolated from the cell fluxes with WENO3 and WENO5.
     T fl[3][max_equations] = {};
     T src[3]               = {};
-    const int inner        = weno_order == 5 ? 2 : 1;  // inner faces replaced, or read (WENO1)
     if (weno_order == 1) {
       int a[3] = {i0, i1, i2};
       a[D]     = face(0);
@@ -328,7 +327,7 @@ struct characteristic_face {
     src[0] = src[1];
 
     // s_finalize_cbc: the replaced faces back, unmirrored (WENO1 keeps its inner face).
-    const int replaced = weno_order == 1 ? 0 : inner;
+    const int replaced = weno_order == 5 ? 2 : weno_order == 3 ? 1 : 0;
     for (int j = -1; j < replaced; ++j) {
       int a[3] = {i0, i1, i2};
       a[D]     = face(j);
