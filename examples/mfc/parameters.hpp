@@ -103,13 +103,16 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"wave_speeds", value_type::integer, "1", "direct wave-speed estimates"},
     {"avg_state", value_type::integer, "2", "arithmetic mean state"},
     {"low_Mach", value_type::integer, "0", "no low-Mach correction"},
-    {"bc_x%beg", value_type::integer, "-1|-2|-3",
-     "boundary at x begin: -1 periodic, -2 reflective, -3 ghost-cell extrapolation"},
-    {"bc_x%end", value_type::integer, "-1|-2|-3", "boundary at x end"},
-    {"bc_y%beg", value_type::integer, "-1|-2|-3", "boundary at y begin"},
-    {"bc_y%end", value_type::integer, "-1|-2|-3", "boundary at y end"},
-    {"bc_z%beg", value_type::integer, "-1|-2|-3", "boundary at z begin"},
-    {"bc_z%end", value_type::integer, "-1|-2|-3", "boundary at z end"},
+    {"bc_x%beg", value_type::integer, "-1|-2|-3|-5|-6|-7|-8|-9|-10|-11|-12",
+     "boundary at x begin: -1 periodic, -2 reflective, -3 ghost-cell extrapolation; "
+     "characteristic: -5 slip wall, -6 non-reflecting subsonic buffer, -7 non-reflecting "
+     "subsonic inflow, -8 non-reflecting subsonic outflow, -9 force-free subsonic outflow, -10 "
+     "constant-pressure subsonic outflow, -11 supersonic inflow, -12 supersonic outflow"},
+    {"bc_x%end", value_type::integer, "-1|-2|-3|-5|-6|-7|-8|-9|-10|-11|-12", "boundary at x end"},
+    {"bc_y%beg", value_type::integer, "-1|-2|-3|-5|-6|-7|-8|-9|-10|-11|-12", "boundary at y begin"},
+    {"bc_y%end", value_type::integer, "-1|-2|-3|-5|-6|-7|-8|-9|-10|-11|-12", "boundary at y end"},
+    {"bc_z%beg", value_type::integer, "-1|-2|-3|-5|-6|-7|-8|-9|-10|-11|-12", "boundary at z begin"},
+    {"bc_z%end", value_type::integer, "-1|-2|-3|-5|-6|-7|-8|-9|-10|-11|-12", "boundary at z end"},
     // Initial-condition patches.
     {"patch_icpp(#)%geometry", value_type::integer, "1|2|3|8|9",
      "1 line segment, 2 circle, 3 rectangle, 8 sphere, 9 cuboid"},

@@ -4,7 +4,9 @@
 //   conservative -> primitive on the interior; boundary conditions on the primitive variables;
 //   per direction: WENO (order 5, 3 or 1) of every variable at both boundaries of every cell
 //   (a (cell, variable) loop, s_reconstruct_cell_boundary_values), the HLLC flux at every
-//   boundary (a cell loop, s_riemann_solver), each direction's fluxes kept; then the flux
+//   boundary (a cell loop, s_riemann_solver), each direction's fluxes kept; on the domain's
+//   faces whose bc is characteristic (-5 .. -12) the fluxes and u* next to the face replaced as
+//   MFC's s_cbc replaces them (cbc.hpp, a loop over the face's cells); then the flux
 //   differences and volume-fraction source terms of all directions (MFC's per-direction loops
 //   and s_compute_advection_source_term) in one (cell, variable) loop.
 // Each value is computed by MFC's arithmetic in MFC's order (but for the WENO weights, normalised
@@ -423,6 +425,10 @@ class five_equation_solver {
                          inv.size());
       copy_to_device(inv, v);
       m_inv_d[d] = v;
+      for (int i = 0; i <= buff_size; ++i) {
+        m_edge_widths[d][0][i] = a.dx(i);
+        m_edge_widths[d][1][i] = a.dx(a.m - i);
+      }
     }
     exec.fence();
   }
@@ -486,6 +492,9 @@ class five_equation_solver {
     for (int d = 0; d < m_dims; ++d) {
       direction<Schedule>(d);
     }
+    for (int d = 0; d < m_dims; ++d) {
+      characteristic_boundaries<Schedule>(d);
+    }
     flux_differences<Schedule>(q, rhs);
   }
 
@@ -523,6 +532,9 @@ class five_equation_solver {
   detail::coefficient_columns<T, weno5_coefficients<T>> m_weno5_x;
   detail::coefficient_columns<T, weno3_coefficients<T>> m_weno3_x;
   Kokkos::View<const T*> m_inv_d[3];
+  // The widths of the buff_size + 1 cells next to each face, from the face inward (MFC's ds of
+  // s_associate_cbc_coefficients_pointers), [direction][0 beginning, 1 end][cell].
+  double m_edge_widths[3][2][buff_size + 1] = {};
   kernel_profile m_profile;
   std::function<void(const fields&)> m_exchange;
 
@@ -602,7 +614,8 @@ class five_equation_solver {
   }
 
   // Boundary conditions -1, -2, -3 of direction d on the primitive variables (MFC's
-  // s_populate_variables_buffers): loopnest::fill_ghosts over the faces whose bc is not a
+  // s_populate_variables_buffers, which extrapolates as -3 on the characteristic faces, -5 to
+  // -12, too): loopnest::fill_ghosts over the faces whose bc is not a
   // neighbouring rank's. Faces only (the other axes over their interior): no WENO sweep reads an
   // edge or corner, and the halo exchange, which fills the faces ranks share, runs after them.
   template <class Schedule>
@@ -645,6 +658,12 @@ class five_equation_solver {
   // compiled once per precision, schedule and axis (loopnest_mfc_solver).
   template <class Schedule, int D>
   void direction_along();
+
+  // MFC's s_cbc on the faces of direction d whose bc is characteristic (-5 .. -12): the fluxes
+  // and u* at the face and at the first faces inside it replaced. Defined in cbc.hpp and compiled
+  // with the stage (loopnest_mfc_solver).
+  template <class Schedule>
+  void characteristic_boundaries(int d);
 
   // rhs from every direction's fluxes (detail::flux_differences).
   template <class Schedule>

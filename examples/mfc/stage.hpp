@@ -1,8 +1,10 @@
-// five_equation_solver's RK stage (rhs.hpp, stage): included by the translation units that
-// compile it, one per precision and schedule (examples/mfc/solver.cmake).
+// five_equation_solver's RK stage (rhs.hpp, stage) and its characteristic boundaries (cbc.hpp):
+// included by the translation units that compile it, one per precision and schedule
+// (examples/mfc/solver.cmake).
 #ifndef LOOPNEST_MFC_STAGE_HPP
 #define LOOPNEST_MFC_STAGE_HPP
 
+#include "cbc.hpp"
 #include "rhs.hpp"
 
 namespace loopnest_mfc {

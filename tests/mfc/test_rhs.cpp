@@ -1,14 +1,18 @@
 // loopnest-mfc's right-hand side and time step (examples/mfc/rhs.hpp, weno.hpp, riemann.hpp)
 // against what the five-equation model must do: shock tubes against the exact Riemann solver along
 // each direction, pressure and velocity kept uniform across a moving material interface,
-// conservation on periodic domains, and the same bits under every schedule.
+// conservation on periodic domains, the characteristic boundaries (cbc.hpp: a pulse leaving
+// without coming back, a wall reflecting it, a supersonic inflow held, a uniform flow kept), and
+// the same bits under every schedule.
 #include "exact_riemann.hpp"
 
 #include <gtest/gtest.h>
+#include <cbc.hpp>
 #include <rhs.hpp>
 
 #include <loopnest/schedule.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -354,6 +358,245 @@ TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp64) {
 }
 TEST(mfc_rhs, every_schedule_gives_the_same_bits_fp32) {
   check_schedules_agree<float>();
+}
+
+// s_compute_cbc_coefficients on uneven widths: the one-sided differences are exact for a linear
+// profile (and, on even widths, WENO5's for a quartic), and the inner faces' interpolation of
+// cell averages for a linear one (WENO5's for a cubic).
+TEST(mfc_rhs, characteristic_coefficients_differentiate_and_interpolate_exactly) {
+  const double ds[loopnest_mfc::buff_size + 1] = {0.011, 0.0093, 0.0127, 0.0104, 0.0089};
+  double s[loopnest_mfc::buff_size + 2]        = {0.0};
+  for (int i = 0; i <= loopnest_mfc::buff_size; ++i) {
+    s[i + 1] = s[i] + ds[i];
+  }
+  // The average of x^power over cell k.
+  const auto average = [&](int k, int power) {
+    return (std::pow(s[k + 1], power + 1) - std::pow(s[k], power + 1)) / ((power + 1) * ds[k]);
+  };
+  for (const int order : {1, 3, 5}) {
+    SCOPED_TRACE("weno_order " + std::to_string(order));
+    const auto c = loopnest_mfc::cbc_coefficients_of<double>(ds, order);
+    EXPECT_EQ(c.fd_count, order == 1 ? 2 : order == 3 ? 3 : 5);
+    EXPECT_EQ(c.ds0, ds[0]);
+    double slope = 0.0;
+    for (int j = 0; j < c.fd_count; ++j) {
+      slope += c.fd[j] * (2.0 - 3.0 * 0.5 * (s[j] + s[j + 1]));
+    }
+    EXPECT_NEAR(slope, -3.0, 1e-12);
+    const int inner = order == 5 ? 2 : order == 3 ? 1 : 0;
+    for (int power = 1; power <= (order == 5 ? 3 : 1); ++power) {
+      for (int j = 0; j < inner; ++j) {
+        SCOPED_TRACE("x^" + std::to_string(power) + " at face " + std::to_string(j));
+        const double f0 = average(0, power), f1 = average(1, power);
+        const double face =
+            order == 3 ? f0 + c.pi[0][0] * (f1 - f0)
+                       : average(j, power) + c.pi[j][0] * (average(3, power) - average(2, power)) +
+                             c.pi[j][1] * (average(2, power) - f1) + c.pi[j][2] * (f1 - f0);
+        EXPECT_NEAR(face, std::pow(s[j + 1], power), 1e-13 * std::pow(s[3], power));
+      }
+    }
+  }
+  // Even widths: WENO5's difference is the fourth-order one-sided one.
+  const double even[loopnest_mfc::buff_size + 1] = {0.01, 0.01, 0.01, 0.01, 0.01};
+  const auto c = loopnest_mfc::cbc_coefficients_of<double>(even, 5);
+  double d     = 0.0;
+  for (int j = 0; j < 5; ++j) {
+    d += c.fd[j] * std::pow(0.01 * (j + 0.5), 4);
+  }
+  EXPECT_NEAR(d, 4.0 * std::pow(0.005, 3), 1e-12);
+}
+
+// An ideal gas (gamma 1.4) at rest, density and pressure 1, on [0, 1] (`cells` cells along x,
+// `across` in the other directions), with a right-going acoustic pulse of amplitude 1e-3 centred
+// at x = 0.7 (u = p'/(rho c), rho' = p'/c^2), boundary `bc_end` at x's end and -3 elsewhere.
+constexpr double pulse_amplitude = 1e-3;
+
+case_config pulse_case(int dims, int cells, int across, int bc_end, int weno_order) {
+  const double c0  = std::sqrt(1.4);
+  case_config c    = make_case(dims, 0, cells, across, -3, 1, 0.4 / cells / c0);
+  c.fluids[0]      = fluid(1.4, 0.0);
+  c.weno_order     = weno_order;
+  c.axis[0].bc_end = bc_end;
+  return c;
+}
+
+host_fields pulse_state(const case_config& c) {
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  host_fields prim(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), 0.0);
+  const double c0 = std::sqrt(1.4);
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        const double x             = (i + 0.5) / (c.m() + 1);
+        const double dp            = pulse_amplitude * std::exp(-std::pow((x - 0.7) / 0.05, 2));
+        prim(ix.cont(0), i, j, k)  = 1.0 + dp / (c0 * c0);
+        prim(ix.mom(0), i, j, k)   = dp / c0;
+        prim(ix.energy(), i, j, k) = 1.0 + dp;
+        prim(ix.adv(0), i, j, k)   = 1.0;
+      }
+    }
+  }
+  return prim;
+}
+
+// The pressure left in the first row, in pulse amplitudes: its least and largest p - 1, once the
+// pulse has had time to reach x's end (0.3/c) and to come back to the middle of the domain.
+struct pressure_range {
+  double low, high;
+};
+pressure_range pulse_left_behind(int bc_end, int weno_order) {
+  const case_config c    = pulse_case(1, 100, 1, bc_end, weno_order);
+  const int steps        = static_cast<int>(0.55 / std::sqrt(1.4) / c.dt);
+  const host_fields cons = run<double>(c, pulse_state(c), steps);
+  pressure_range r{0.0, 0.0};
+  for (int i = 0; i <= c.m(); ++i) {
+    const double dp = (state_at(c, cons, 0, i).p - 1.0) / pulse_amplitude;
+    r.low           = std::min(r.low, dp);
+    r.high          = std::max(r.high, dp);
+  }
+  return r;
+}
+
+TEST(mfc_rhs, characteristic_boundaries_reflect_a_pulse_as_their_waves_say) {
+  for (const int order : {1, 3, 5}) {
+    SCOPED_TRACE("weno_order " + std::to_string(order));
+    // A reflective end sends the compression back as one (WENO1 smears it to under half).
+    const pressure_range mirror = pulse_left_behind(-2, order);
+    EXPECT_GT(mirror.high, 0.4);
+    // The slip wall (-5: L(advxe) = L(1)) and, at rest, the force-free outflow (-9: L(1) +
+    // 2 rho c u du/ds) reflect it as the reflective end does.
+    for (const int bc : {-5, -9}) {
+      SCOPED_TRACE("bc " + std::to_string(bc));
+      const pressure_range r = pulse_left_behind(bc, order);
+      EXPECT_GT(r.high, 0.9 * mirror.high);
+      EXPECT_LT(r.high, 1.1 * mirror.high);
+      EXPECT_GT(r.low, -0.05);
+    }
+    // The constant-pressure outflow (-10: L(advxe) = -L(1)) sends it back as a rarefaction.
+    const pressure_range node = pulse_left_behind(-10, order);
+    EXPECT_LT(node.low, -0.9 * mirror.high);
+    EXPECT_LT(node.high, 0.05);
+    // The non-reflecting ones (-6, -7, -8: no incoming wave) let it out: what is left is a small
+    // fraction of it.
+    for (const int bc : {-6, -7, -8}) {
+      SCOPED_TRACE("bc " + std::to_string(bc));
+      const pressure_range r = pulse_left_behind(bc, order);
+      EXPECT_LT(r.high, 0.05);
+      EXPECT_GT(r.low, -0.05);
+    }
+  }
+}
+
+// A supersonic inflow (-11) takes no information from inside: the face cell's state stays what it
+// was while an entropy wave (a density bump at uniform u = 2, p = 1) passes out through a
+// supersonic outflow (-12), which lets it out.
+TEST(mfc_rhs, a_supersonic_inflow_holds_its_cell_and_the_outflow_lets_the_flow_out) {
+  for (const int order : {1, 3, 5}) {
+    SCOPED_TRACE("weno_order " + std::to_string(order));
+    case_config c    = make_case(1, 0, 100, 1, -11, 1, 0.4 / 100 / (2.0 + std::sqrt(1.4)));
+    c.fluids[0]      = fluid(1.4, 0.0);
+    c.weno_order     = order;
+    c.axis[0].bc_end = -12;
+    const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+    host_fields prim(c.m() + 1, 1, 1, c.sys_size(), 0.0);
+    for (int i = 0; i <= c.m(); ++i) {
+      const double x             = (i + 0.5) / (c.m() + 1);
+      prim(ix.cont(0), i, 0, 0)  = 1.0 + 0.2 * std::exp(-std::pow((x - 0.5) / 0.1, 2));
+      prim(ix.mom(0), i, 0, 0)   = 2.0;
+      prim(ix.energy(), i, 0, 0) = 1.0;
+      prim(ix.adv(0), i, 0, 0)   = 1.0;
+    }
+    const host_fields start = loopnest_mfc::conservative_of<double>(c, prim);
+    // Long enough for the bump to leave: 0.9 at u = 2.
+    const host_fields end = run<double>(c, prim, static_cast<int>(0.45 / c.dt));
+    for (int v = 0; v < c.sys_size(); ++v) {
+      EXPECT_NEAR(end(v, 0, 0, 0), start(v, 0, 0, 0), 1e-14 * std::abs(start(v, 0, 0, 0)));
+    }
+    double worst = 0.0;
+    for (int i = 0; i <= c.m(); ++i) {
+      worst = std::max(worst, std::abs(state_at(c, end, 0, i).rho - 1.0));
+    }
+    EXPECT_LT(worst, 1e-3);
+  }
+}
+
+// A uniform flow oblique to every face stays uniform with the non-reflecting buffer (-6) on all
+// six faces of a 3D box: its one-sided differences vanish, and its interpolated fluxes are the
+// flow's own.
+TEST(mfc_rhs, a_uniform_flow_stays_uniform_under_characteristic_boundaries) {
+  case_config c                         = make_case(3, 0, 10, 10, -6, 1, 1e-3);
+  c.fluids[0]                           = fluid(1.4, 0.0);
+  const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+  host_fields prim(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), 0.0);
+  const double vel[3] = {0.3, -0.2, 0.1};
+  for (int k = 0; k <= c.p(); ++k) {
+    for (int j = 0; j <= c.n(); ++j) {
+      for (int i = 0; i <= c.m(); ++i) {
+        prim(ix.cont(0), i, j, k) = 1.0;
+        for (int d = 0; d < 3; ++d) {
+          prim(ix.mom(d), i, j, k) = vel[d];
+        }
+        prim(ix.energy(), i, j, k) = 1.0;
+        prim(ix.adv(0), i, j, k)   = 1.0;
+      }
+    }
+  }
+  const host_fields start = loopnest_mfc::conservative_of<double>(c, prim);
+  const host_fields end   = run<double>(c, prim, 10);
+  double worst            = 0.0;
+  for (std::size_t e = 0; e < start.values.size(); ++e) {
+    worst = std::max(worst, std::abs(end.values[e] - start.values[e]));
+  }
+  EXPECT_LT(worst, 1e-13);
+}
+
+// A 3D case with a different characteristic boundary on each face (and the two supersonic ones
+// in a second run) and a pressure pulse in a shear flow: every schedule gives the same bits.
+template <class T>
+void check_schedules_agree_with_characteristic_faces() {
+  const int faces[2][6] = {{-5, -6, -7, -8, -9, -10}, {-11, -12, -6, -8, -12, -11}};
+  for (const auto& bc : faces) {
+    case_config c = make_case(3, 0, 12, 12, -3, 1, 1e-3);
+    c.fluids[0]   = fluid(1.4, 0.0);
+    for (int d = 0; d < 3; ++d) {
+      c.axis[d].bc_beg = bc[2 * d];
+      c.axis[d].bc_end = bc[2 * d + 1];
+    }
+    const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
+    host_fields prim(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), 0.0);
+    for (int k = 0; k <= c.p(); ++k) {
+      for (int j = 0; j <= c.n(); ++j) {
+        for (int i = 0; i <= c.m(); ++i) {
+          const double x = (i + 0.5) / 12, y = (j + 0.5) / 12, z = (k + 0.5) / 12;
+          const double r2 = (x - 0.3) * (x - 0.3) + (y - 0.6) * (y - 0.6) + (z - 0.5) * (z - 0.5);
+          prim(ix.cont(0), i, j, k)  = 1.0 + 0.1 * y;
+          prim(ix.mom(0), i, j, k)   = 0.2 * std::sin(3.0 * y);
+          prim(ix.mom(1), i, j, k)   = 0.1 * std::cos(2.0 * z);
+          prim(ix.mom(2), i, j, k)   = -0.1 * x;
+          prim(ix.energy(), i, j, k) = 1.0 + 0.5 * std::exp(-20.0 * r2);
+          prim(ix.adv(0), i, j, k)   = 1.0;
+        }
+      }
+    }
+    const host_fields ref   = run<T, loopnest::collapse3>(c, prim, 5);
+    const host_fields c4    = run<T, loopnest::collapse4>(c, prim, 5);
+    const host_fields flat  = run<T, loopnest::flat>(c, prim, 5);
+    const host_fields aut   = run<T, loopnest::automatic>(c, prim, 5);
+    const std::size_t bytes = ref.values.size() * sizeof(double);
+    EXPECT_EQ(std::memcmp(ref.values.data(), c4.values.data(), bytes), 0);
+    EXPECT_EQ(std::memcmp(ref.values.data(), flat.values.data(), bytes), 0);
+    EXPECT_EQ(std::memcmp(ref.values.data(), aut.values.data(), bytes), 0);
+    for (const double v : ref.values) {
+      EXPECT_TRUE(std::isfinite(v));
+    }
+  }
+}
+
+TEST(mfc_rhs, characteristic_faces_give_the_same_bits_under_every_schedule_fp64) {
+  check_schedules_agree_with_characteristic_faces<double>();
+}
+TEST(mfc_rhs, characteristic_faces_give_the_same_bits_under_every_schedule_fp32) {
+  check_schedules_agree_with_characteristic_faces<float>();
 }
 
 // filling's launch bounds: under collapse3, blocks of up to 512 threads at the registers a thread
