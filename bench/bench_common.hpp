@@ -213,6 +213,21 @@ inline void time_launches(benchmark::State& state, double ideal_bytes, double ce
       Counter(1e-9 * cell_vars, Counter::kIsIterationInvariantRate | Counter::kInvert);
 }
 
+// The shortest of `calls` fenced calls of f, in seconds.
+template <class F>
+double shortest(int calls, const F& f) {
+  double best = 1e30;
+  for (int c = 0; c < calls; ++c) {
+    exec_space().fence();
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    exec_space().fence();
+    best = std::min(
+        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return best;
+}
+
 // The one live W of a benchmark binary, built from `args` and rebuilt when `key` changes, so
 // that consecutive benchmarks of one shape share their Views; released at Kokkos::finalize,
 // which must not find Views alive.

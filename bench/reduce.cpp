@@ -8,8 +8,6 @@
 
 #include <Kokkos_Random.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -78,21 +76,6 @@ T by_kokkos(const field<T>& q, reduction r) {
         Kokkos::Max<T>(result));
   }
   return result;
-}
-
-// The shortest of `calls` fenced calls of f, in seconds.
-template <class F>
-double shortest(int calls, const F& f) {
-  double best = 1e30;
-  for (int c = 0; c < calls; ++c) {
-    exec_space().fence();
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    exec_space().fence();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
 }
 
 template <class Schedule, class T>

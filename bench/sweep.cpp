@@ -7,8 +7,6 @@
 // fused variants, x_loops (the loops' time over the sweep's: above 1, the sweep is faster).
 #include <loopnest/loopnest.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "sweep_update.hpp"
 
 namespace {
 
@@ -25,45 +24,6 @@ template <class T>
 using fields = loopnest::field_set<T, Kokkos::LayoutLeft, mem_space>;
 
 constexpr int halo = 2;
-
-// The face below cell (i, j, k) along Axis from the two cells below it and one above, variable v
-// mixed with the next one's lower neighbour.
-template <int Axis, class T, class Ref>
-KOKKOS_INLINE_FUNCTION T face_value(const Ref& q, int nvar, int v, int i, int j, int k) {
-  constexpr int e0 = Axis == 0, e1 = Axis == 1, e2 = Axis == 2;
-  const T a  = q.load(v, i - 2 * e0, j - 2 * e1, k - 2 * e2);
-  const T b  = q.load(v, i - e0, j - e1, k - e2);
-  const T c  = q.load(v, i, j, k);
-  const T d  = q.load(v, i + e0, j + e1, k + e2);
-  const T w  = q.load(v + 1 < nvar ? v + 1 : 0, i - e0, j - e1, k - e2);
-  const T lo = T(-1) / T(6) * a + T(5) / T(6) * b + T(1) / T(3) * c;
-  const T hi = T(1) / T(3) * b + T(5) / T(6) * c - T(1) / T(6) * d;
-  return T(0.5) * (lo + hi) + w * (hi - lo);
-}
-
-template <int Axis, class T>
-struct fused {
-  loopnest::field_set_ref<T> out;
-  int nvar;
-  T inv;
-  template <class Block>
-  KOKKOS_INLINE_FUNCTION void operator()(const Block& block) const {
-    const auto q    = block.staged();
-    const auto face = block.array(0);
-    block.for_each_cell(0, 1, [&](int i, int j, int k) {
-      for (int v = 0; v < nvar; ++v) {
-        face(v, i, j, k) = face_value<Axis, T>(q, nvar, v, i, j, k);
-      }
-    });
-    block.barrier();
-    constexpr int e0 = Axis == 0, e1 = Axis == 1, e2 = Axis == 2;
-    block.for_each_cell(0, 0, [&](int i, int j, int k) {
-      for (int v = 0; v < nvar; ++v) {
-        out(v, i, j, k) = (face(v, i + e0, j + e1, k + e2) - face(v, i, j, k)) * inv;
-      }
-    });
-  }
-};
 
 template <class T>
 struct workspace {
@@ -94,31 +54,24 @@ void by_loops(const workspace<T>& ws, T inv) {
   int hi[3]      = {in.upper(0), in.upper(1), in.upper(2)};
   hi[Axis] += 1;
   const loopnest::box<3> faces{{0, 0, 0}, {hi[0], hi[1], hi[2]}};
-  const auto q = ws.q.ref(), face = ws.face.ref(), out = ws.reference.ref();
+  using ref = loopnest::field_set_ref<T>;
   loopnest::for_each_cell<loopnest::automatic>(
       exec_space(), faces,
-      KOKKOS_LAMBDA(int i, int j, int k) {
-        for (int v = 0; v < nvar; ++v) {
-          face(v, i, j, k) = face_value<Axis, T>(q, nvar, v, i, j, k);
-        }
-      },
+      loopnest_test::faces_to_memory<Axis, T, ref>{ws.q.ref(), ws.face.ref(), nvar},
       "sweep/loops/faces");
-  constexpr int e0 = Axis == 0, e1 = Axis == 1, e2 = Axis == 2;
-  loopnest::for_each_cell<loopnest::automatic>(
-      exec_space(), in,
-      KOKKOS_LAMBDA(int i, int j, int k) {
-        for (int v = 0; v < nvar; ++v) {
-          out(v, i, j, k) = (face(v, i + e0, j + e1, k + e2) - face(v, i, j, k)) * inv;
-        }
-      },
-      "sweep/loops/difference");
+  loopnest::for_each_cell<loopnest::automatic>(exec_space(), in,
+                                               loopnest_test::difference_from_memory<Axis, T, ref>{
+                                                   ws.face.ref(), ws.reference.ref(), nvar, inv},
+                                               "sweep/loops/difference");
 }
 
 template <int Axis, class T>
 void by_sweep(const workspace<T>& ws, T inv, const loopnest::sweep_shape& shape) {
   const int nvar = ws.q.nvar();
-  loopnest::sweep<Axis>(exec_space(), ws.q.interior(), ws.q, halo, {{nvar, 0, 1}},
-                        fused<Axis, T>{ws.out.ref(), nvar, inv}, "sweep/fused", shape);
+  loopnest::sweep<Axis>(
+      exec_space(), ws.q.interior(), ws.q, halo, {{nvar, 0, 1}},
+      loopnest_test::sweep_difference<Axis, T, loopnest::field_set_ref<T>>{ws.out.ref(), nvar, inv},
+      "sweep/fused", shape);
 }
 
 // Whether every element of a and b (ghosts included) has the same bits.
@@ -132,20 +85,6 @@ bool same_bits(const fields<T>& a, const fields<T>& b) {
     }
   }
   return true;
-}
-
-template <class F>
-double shortest(int calls, const F& f) {
-  double best = 1e30;
-  for (int c = 0; c < calls; ++c) {
-    exec_space().fence();
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    exec_space().fence();
-    best = std::min(
-        best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
 }
 
 // shape.pencils == 0: the loops through memory.
