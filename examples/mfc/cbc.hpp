@@ -271,26 +271,26 @@ struct characteristic_face {
         d[s] = qj[s] * coef.fd[j] + d[s];
       }
     }
-    const T dpres_ds   = d[slot_index::energy()];
-    const T dvel_n     = d[slot_index::mom(D)];
-    const T lambda1    = vel[D] - c;
-    const T lambda2    = vel[D];
-    const T lambda3    = vel[D] + c;
-    const int l_adv    = 2 * nf + nd;  // L(advxe)
-    T L[max_equations] = {};           // MFC's L(1 .. advxe) at 0 .. advxe - 1
-    amplitudes(L, nf, nd, l_adv, rho, c, mf, d, dpres_ds, dvel_n, lambda1, lambda2, lambda3);
+    const T dpres_ds      = d[slot_index::energy()];
+    const T dvel_n        = d[slot_index::mom(D)];
+    const T lambda1       = vel[D] - c;
+    const T lambda2       = vel[D];
+    const T lambda3       = vel[D] + c;
+    const int l_adv       = 2 * nf + nd;  // L(advxe)
+    T lodi[max_equations] = {};           // MFC's L(1 .. advxe) at 0 .. advxe - 1
+    amplitudes(lodi, nf, nd, l_adv, rho, c, mf, d, dpres_ds, dvel_n, lambda1, lambda2, lambda3);
 
     // The time derivatives of the primitive variables.
-    const T dpres_dt                = -(T(5.e-1) * (L[l_adv] + L[0]));
+    const T dpres_dt                = -(T(5.e-1) * (lodi[l_adv] + lodi[0]));
     T dalpha_rho_dt[eos_max_fluids] = {};
     for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
-      dalpha_rho_dt[k] = -(L[1 + k] - mf[k] * dpres_dt) / (c * c);
+      dalpha_rho_dt[k] = -(lodi[1 + k] - mf[k] * dpres_dt) / (c * c);
     }
     T dvel_dt[3] = {};
     for (int i = 0; i < 3 && i < nd; ++i) {
       const T flg = T(i == 0 ? 1 : 0);  // dir_flg(dir_idx(i))
       dvel_dt[dir_idx<D>(i)] =
-          flg * (L[0] - L[l_adv]) / (T(2) * rho * c) + (flg - T(1)) * L[nf + i];
+          flg * (lodi[0] - lodi[l_adv]) / (T(2) * rho * c) + (flg - T(1)) * lodi[nf + i];
     }
     T vel_dv_dt_sum = T(0);
     for (int e = 0; e < 3 && e < nd; ++e) {
@@ -298,7 +298,7 @@ struct characteristic_face {
     }
     T dadv_dt[eos_max_fluids] = {};
     for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
-      dadv_dt[k] = -L[nf + nd + k];
+      dadv_dt[k] = -lodi[nf + nd + k];
     }
     T drho_dt = T(0), dgamma_dt = T(0), dpi_inf_dt = T(0), dqv_dt = T(0);
     for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
@@ -342,7 +342,7 @@ struct characteristic_face {
   }
 
   // m_compute_cbc's L of this face's bc.
-  KOKKOS_FORCEINLINE_FUNCTION void amplitudes(T (&L)[max_equations], int nf, int nd, int l_adv,
+  KOKKOS_FORCEINLINE_FUNCTION void amplitudes(T (&lodi)[max_equations], int nf, int nd, int l_adv,
                                               T rho, T c, const T (&mf)[eos_max_fluids],
                                               const T (&d)[max_equations], T dpres_ds, T dvel_n,
                                               T lambda1, T lambda2, T lambda3) const {
@@ -356,9 +356,9 @@ struct characteristic_face {
                  ? (half - half * loopnest::copysign(T(1), lambda)) * lambda
                  : lambda;
     };
-    L[0] = buffer(lambda1) * (dpres_ds - rho * c * dvel_n);
+    lodi[0] = buffer(lambda1) * (dpres_ds - rho * c * dvel_n);
     if (bc == bc_slip_wall) {
-      L[l_adv] = L[0];
+      lodi[l_adv] = lodi[0];
       return;
     }
     if (bc == bc_nonreflecting_inflow) {
@@ -366,22 +366,22 @@ struct characteristic_face {
     }
     const T l2 = buffer(lambda2);
     for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
-      L[1 + k] = l2 * (c * c * d[slot_index::cont(k)] - mf[k] * dpres_ds);
+      lodi[1 + k] = l2 * (c * c * d[slot_index::cont(k)] - mf[k] * dpres_ds);
     }
     for (int i = 1; i < 3 && i < nd; ++i) {
-      L[nf + i] = l2 * d[slot_index::mom(dir_idx<D>(i))];
+      lodi[nf + i] = l2 * d[slot_index::mom(dir_idx<D>(i))];
     }
     for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
-      L[nf + nd + k] = l2 * d[slot_index::adv(k)];
+      lodi[nf + nd + k] = l2 * d[slot_index::adv(k)];
     }
     if (bc == bc_nonreflecting_buffer) {
-      L[l_adv] = buffer(lambda3) * (dpres_ds + rho * c * dvel_n);
+      lodi[l_adv] = buffer(lambda3) * (dpres_ds + rho * c * dvel_n);
     } else if (bc == bc_force_free_outflow) {
-      L[l_adv] = L[0] + T(2) * rho * c * lambda2 * dvel_n;
+      lodi[l_adv] = lodi[0] + T(2) * rho * c * lambda2 * dvel_n;
     } else if (bc == bc_constant_pressure_outflow) {
-      L[l_adv] = -L[0];
+      lodi[l_adv] = -lodi[0];
     } else if (bc == bc_supersonic_outflow) {
-      L[l_adv] = lambda3 * (dpres_ds + rho * c * dvel_n);
+      lodi[l_adv] = lambda3 * (dpres_ds + rho * c * dvel_n);
     }
     // bc_nonreflecting_outflow: L(advxe) = 0.
   }

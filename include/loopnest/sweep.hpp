@@ -335,14 +335,14 @@ void sweep(const ExecutionSpace& exec, const box<3>& cells, const field_set<T, L
                                             "blocks (shape.length) or more pencils");
   }
   Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(league), shape.team_size);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  if (bytes > static_cast<std::size_t>(policy.scratch_size_max(0))) {
-    Impl::throw_invalid_argument(where, "a block of " + std::to_string(shape.pencils) + " x " +
-                                            std::to_string(shape.length) + " cells needs " +
-                                            std::to_string(bytes) +
-                                            " bytes of team scratch; the backend gives " +
-                                            std::to_string(policy.scratch_size_max(0)));
+  const int most = policy.scratch_size_max(0);
+  if (bytes > static_cast<std::size_t>(most)) {
+    Impl::throw_invalid_argument(
+        where, "a block of " + std::to_string(shape.pencils) + " x " +
+                   std::to_string(shape.length) + " cells needs " + std::to_string(bytes) +
+                   " bytes of team scratch; the backend gives " + std::to_string(most));
   }
+  policy.set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes)));
   if (shape.team_size > policy.team_size_max(f, Kokkos::ParallelForTag())) {
     Impl::throw_invalid_argument(
         where,

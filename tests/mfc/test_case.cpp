@@ -86,8 +86,8 @@ TEST(mfc_case, reads_the_1d_shock_tube) {
 TEST(mfc_case, reads_mfcs_3d_performance_test_with_its_characteristic_boundaries) {
   const std::string text = file_text("performance_test_3d.json");
   const case_config c    = read_text(text, {"m=24", "n=24", "p=24"});
-  for (int d = 0; d < 3; ++d) {
-    EXPECT_EQ(c.axis[d].bc_end, -6);
+  for (const auto& axis : c.axis) {
+    EXPECT_EQ(axis.bc_end, -6);
   }
   // The boundary types MFC has and the port does not are refused by name.
   EXPECT_NE(error_of(text, {"bc_x%beg=-4"})

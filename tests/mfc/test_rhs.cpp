@@ -338,7 +338,7 @@ TEST(mfc_rhs, periodic_domains_conserve_mass_momentum_and_energy) {
 // Five steps of c from prim under every schedule: each gives collapse3's bits, which it returns.
 template <class T>
 host_fields same_bits_under_every_schedule(const case_config& c, const host_fields& prim) {
-  const host_fields ref   = run<T, loopnest::collapse3>(c, prim, 5);
+  host_fields ref         = run<T, loopnest::collapse3>(c, prim, 5);
   const host_fields c4    = run<T, loopnest::collapse4>(c, prim, 5);
   const host_fields flat  = run<T, loopnest::flat>(c, prim, 5);
   const host_fields aut   = run<T, loopnest::automatic>(c, prim, 5);
@@ -562,13 +562,14 @@ TEST(mfc_rhs, a_uniform_flow_stays_uniform_under_characteristic_boundaries) {
 // in a second run) and a pressure pulse in a shear flow: every schedule gives the same bits.
 template <class T>
 void check_schedules_agree_with_characteristic_faces() {
-  const int faces[2][6] = {{-5, -6, -7, -8, -9, -10}, {-11, -12, -6, -8, -12, -11}};
+  // Per face set, each axis's (beginning, end).
+  const int faces[2][3][2] = {{{-5, -6}, {-7, -8}, {-9, -10}}, {{-11, -12}, {-6, -8}, {-12, -11}}};
   for (const auto& bc : faces) {
     case_config c = make_case(3, 0, 12, 12, -3, 1, 1e-3);
     c.fluids[0]   = fluid(1.4, 0.0);
     for (int d = 0; d < 3; ++d) {
-      c.axis[d].bc_beg = bc[2 * d];
-      c.axis[d].bc_end = bc[2 * d + 1];
+      c.axis[d].bc_beg = bc[d][0];
+      c.axis[d].bc_end = bc[d][1];
     }
     const loopnest_mfc::equation_index ix = loopnest_mfc::equations_of(c);
     host_fields prim(c.m() + 1, c.n() + 1, c.p() + 1, c.sys_size(), 0.0);
