@@ -198,8 +198,8 @@ TEST(reduce, a_sum_with_a_fold_level_is_the_documented_order_under_every_schedul
   expect_documented_cell_var_sums<left_schedules>(random_field(2100, 7, 9, 4, 4321), b, 4);
 }
 
-// The fold of values on the device, with a group of 4 and 8 slices so that 1000 values take
-// three levels before the last (250, 63, 16), and counts around each level's edge.
+// The fold of values on the device with a group of Group and Width slices, for each count.
+template <int Group, int Width>
 std::vector<double> device_folds(const std::vector<std::size_t>& counts, unsigned seed,
                                  std::vector<std::vector<double>>& inputs) {
   using values_view = Kokkos::View<double*, space>;
@@ -213,28 +213,41 @@ std::vector<double> device_folds(const std::vector<std::size_t>& counts, unsigne
     }
     inputs.push_back(values);
     const values_view partials("partials", n);
-    const values_view slices("slices", 8);
+    const values_view slices("slices", Width);
     const Kokkos::View<double, space> result("result");
     Kokkos::deep_copy(partials, Kokkos::View<const double*, Kokkos::HostSpace>(values.data(), n));
     Kokkos::deep_copy(result, std::nan(""));
     double sum = std::nan("");
-    loopnest::Impl::fold_partials<4, 8>(space(), Kokkos::Sum<double>(sum), partials, slices, result,
-                                        "loopnest::test_reduce::fold");
+    loopnest::Impl::fold_partials<Group, Width>(space(), Kokkos::Sum<double>(sum), partials, slices,
+                                                result, "loopnest::test_reduce::fold");
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
     results.push_back(host());
   }
   return results;
 }
 
-TEST(reduce, the_fold_of_partials_is_the_documented_levels_and_tree) {
-  const std::vector<std::size_t> counts{0, 1, 7, 32, 33, 128, 129, 1000};
+template <int Group, int Width>
+void expect_documented_folds(const std::vector<std::size_t>& counts, unsigned seed) {
   std::vector<std::vector<double>> inputs;
-  const std::vector<double> got = device_folds(counts, 2024, inputs);
+  const std::vector<double> got = device_folds<Group, Width>(counts, seed, inputs);
   for (std::size_t c = 0; c < counts.size(); ++c) {
-    const double expected = ordered_fold(inputs[c], 4, 8);
+    const double expected = ordered_fold(inputs[c], Group, Width);
     EXPECT_TRUE(same_bits(got[c], expected))
-        << counts[c] << " values: " << got[c] << " against " << expected;
+        << counts[c] << " values, group " << Group << ", width " << Width << ": " << got[c]
+        << " against " << expected;
   }
+}
+
+// A group of 4 and 8 slices: 1000 values take three levels before the last (250, 63, 16), and
+// counts around each level's edge.
+TEST(reduce, the_fold_of_partials_is_the_documented_levels_and_tree) {
+  expect_documented_folds<4, 8>({0, 1, 7, 32, 33, 128, 129, 1000}, 2024);
+}
+
+// A group of 12 and 8 slices: a work item folds a whole chunk of loads and a remainder, in
+// levels and in the slices of the last.
+TEST(reduce, the_fold_of_partials_keeps_its_order_across_the_chunks_of_loads) {
+  expect_documented_folds<12, 8>({8, 15, 64, 95, 96, 97, 1000, 1153}, 2025);
 }
 
 TEST(reduce, a_2d_sum_is_the_same_under_every_schedule_and_near_the_exact_sum) {

@@ -30,6 +30,28 @@ struct is_reducer<Reducer, std::void_t<typename Reducer::value_type,
                                        decltype(std::declval<const Reducer&>().reference())>>
     : std::true_type {};
 
+// Where the last level of a reduction on Memory writes its result: memory the host reads after
+// a fence, with no copy to wait for (Kokkos' own reductions do the same), or Memory itself where
+// the backend offers no such memory here.
+template <class Memory>
+struct reduction_result_memory {
+  using type = Memory;
+};
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct reduction_result_memory<Kokkos::CudaSpace> {
+  using type = Kokkos::CudaHostPinnedSpace;
+};
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+template <>
+struct reduction_result_memory<Kokkos::HIPSpace> {
+  using type = Kokkos::HIPHostPinnedSpace;
+};
+#endif
+template <class Memory>
+using reduction_result_memory_t = typename reduction_result_memory<Memory>::type;
+
 // Device memory for the partials, slices and result of the reductions of value_type V on
 // Memory, kept from one reduction to the next and grown as needed: allocated at every call, it
 // cost a CUDA reduction a cudaMalloc and a cudaFree, which waits for the device. One reduction
@@ -53,7 +75,7 @@ class reduction_scratch {
       s.slices = Kokkos::View<V*, Memory>(
           Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::slices"),
           fold_width);
-      s.result = Kokkos::View<V, Memory>(
+      s.result = result_view(
           Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "loopnest::reduce::result"));
     }
   }
@@ -71,14 +93,15 @@ class reduction_scratch {
     return Kokkos::subview(s.partials, std::make_pair(std::int64_t{0}, count));
   }
   Kokkos::View<V*, Memory> slices() const { return store().slices; }
-  Kokkos::View<V, Memory> result() const { return store().result; }
+  using result_view = Kokkos::View<V, reduction_result_memory_t<Memory>>;
+  result_view result() const { return store().result; }
 
  private:
   struct store_type {
     std::mutex mutex;
     bool hooked = false;
     Kokkos::View<V*, Memory> partials, slices;
-    Kokkos::View<V, Memory> result;
+    result_view result;
   };
   static store_type& store() {
     static store_type s;
@@ -138,13 +161,19 @@ void fold_into_reference(const ExecutionSpace& exec, const Reducer& reducer,
                          const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
                          const reduction_scratch<typename Reducer::value_type, Memory>& scratch,
                          const std::string& label) {
-  using value_type  = typename Reducer::value_type;
-  const auto result = scratch.result();
+  using result_view = typename reduction_scratch<typename Reducer::value_type, Memory>::result_view;
+  const result_view result = scratch.result();
   fold_partials(exec, reducer, partials, scratch.slices(), result, label + "::partials");
-  typename Kokkos::View<value_type, Memory>::HostMirror host = Kokkos::create_mirror_view(result);
-  Kokkos::deep_copy(exec, host, result);
-  exec.fence();
-  reducer.reference() = host();
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename result_view::memory_space>::accessible) {
+    exec.fence();
+    reducer.reference() = result();
+  } else {
+    const typename result_view::HostMirror host = Kokkos::create_mirror_view(result);
+    Kokkos::deep_copy(exec, host, result);
+    exec.fence();
+    reducer.reference() = host();
+  }
 }
 
 // Both passes of a reduction over b.
