@@ -577,3 +577,46 @@ TEST(mfc_case, refuses_an_expression_naming_the_key_the_column_and_the_token) {
 }
 
 }  // namespace
+
+TEST(mfc_case, reads_mfcs_grcbc_inputs_and_refuses_them_without_their_face) {
+  const std::string text = file_text("goldens/63CD6ADF/case.json");
+  const case_config c    = read_text(text);
+  const auto& x          = c.axis[0];
+  EXPECT_TRUE(x.grcbc_in);
+  EXPECT_TRUE(x.grcbc_out);
+  EXPECT_TRUE(x.grcbc_vel_out);
+  EXPECT_EQ(x.vel_in[0], 1.);
+  EXPECT_EQ(x.vel_out[0], 1.);
+  EXPECT_EQ(x.pres_in, 1.);
+  EXPECT_EQ(x.pres_out, 1.);
+  EXPECT_EQ(x.alpha_rho_in[0], 1.);
+  EXPECT_EQ(x.alpha_in[0], 1.);
+  // vel_in(2), vel_in(3) and vel_out's tangential components are beyond what a 1D face reads.
+  for (const char* key :
+       {"bc_x%vel_in(2)", "bc_x%vel_in(3)", "bc_x%vel_out(2)", "bc_x%vel_out(3)"}) {
+    EXPECT_NE(std::find(c.without_effect.begin(), c.without_effect.end(), key),
+              c.without_effect.end())
+        << key;
+  }
+  const case_config off = read_text(text, {"bc_x%grcbc_out=F"});
+  EXPECT_FALSE(off.axis[0].grcbc_vel_out);  // MFC reads it within grcbc_out only
+  for (const char* key : {"bc_x%grcbc_vel_out", "bc_x%pres_out", "bc_x%vel_out(1)"}) {
+    EXPECT_NE(std::find(off.without_effect.begin(), off.without_effect.end(), key),
+              off.without_effect.end())
+        << key;
+  }
+  EXPECT_EQ(error_of(text, {"bc_x%beg=-8"}),
+            "case.json:96:3: 'bc_x%grcbc_in' = T needs bc_x%beg or bc_x%end = -7, the face it "
+            "relaxes");
+  EXPECT_EQ(error_of(text, {"bc_x%end=-3"}),
+            "case.json:97:3: 'bc_x%grcbc_out' = T needs bc_x%beg or bc_x%end = -8, the face it "
+            "relaxes");
+  EXPECT_EQ(error_of(text, {"bc_x%pres_in="}),
+            "case.json: required parameter 'bc_x%pres_in' is missing (bc_x%grcbc_in = T)");
+  EXPECT_EQ(error_of(text, {"bc_x%vel_out(1)="}),
+            "case.json: required parameter 'bc_x%vel_out(1)' is missing (bc_x%grcbc_vel_out = T)");
+  EXPECT_EQ(error_of(text, {"bc_x%alpha_in(2)=0.5"}),
+            "--override bc_x%alpha_in(2)=0.5: 'bc_x%alpha_in(2)' is outside 1 to num_fluids = 1");
+  EXPECT_EQ(error_of(text, {"bc_y%pres_out=1"}),
+            "--override bc_y%pres_out=1: 'bc_y%pres_out' is given but n = 0");
+}
