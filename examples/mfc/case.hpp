@@ -65,6 +65,43 @@ struct analytic_value {
   expression_program program;
 };
 
+// MFC's 2D hard-coded initial conditions the port implements (Hardcoded2D's cases 281 and 282,
+// src/common/include/2dHardcodedIC.fpp at 65d262744df772460e5a8f0deeeec55da4f4adaf): each value
+// as MFC's Fortran writes it, x_cc(i) and y_cc(j) as x and y, compiled as an analytic value is so
+// that each literal keeps its Fortran kind (1.4 and 0.5 are single-precision reals there).
+struct hardcoded_value {
+  analytic_value::variable of;
+  int index;
+  const char* fortran;
+};
+
+struct hardcoded_ic {
+  int hcid;
+  int count;
+  hardcoded_value values[4];
+};
+
+inline constexpr hardcoded_ic hardcoded_ics[] = {
+    // The acoustic pulse of MFC's examples/2D_acoustic_pulse.
+    {281,
+     2,
+     {{analytic_value::variable::pres, 0,
+       "101325*(1 - 0.5*(1.4 - 1)*(0.4)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1.4/(1.4 - 1))"},
+      {analytic_value::variable::alpha_rho, 0,
+       "1*(1 - 0.5*(1.4 - 1)*(0.4)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1/(1.4 - 1))"}}},
+    // The zero-circulation vortex of MFC's examples/2D_zero_circ_vortex.
+    {282,
+     4,
+     {{analytic_value::variable::pres, 0,
+       "101325*(1 - 0.5*(1.4 - 1)*(0.1/0.3)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1.4/(1.4 - 1))"},
+      {analytic_value::variable::alpha_rho, 0,
+       "1*(1 - 0.5*(1.4 - 1)*(0.1/0.3)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1/(1.4 - 1))"},
+      {analytic_value::variable::vel, 0,
+       "112.99092883944267*(1 - (0.1/0.3))*y*exp(0.5*(1 - sqrt(x**2 + y**2)))"},
+      {analytic_value::variable::vel, 1,
+       "112.99092883944267*((0.1/0.3))*x*exp(0.5*(1 - sqrt(x**2 + y**2)))"}}},
+};
+
 struct patch_config {
   int geometry        = 0;
   double centroid[3]  = {dflt_real, dflt_real, dflt_real};
@@ -603,17 +640,44 @@ class case_builder {
     if (is_round) {
       names.radius = pc.radius;
     }
-    using variable = analytic_value::variable;
-    for (int d = 0; d < c.num_dims; ++d) {
-      pc.vel[d] =
-          patch_value(s + "vel(" + std::to_string(d + 1) + ")", variable::vel, d, names, pc);
+    // MFC's Hardcoded2D runs in every 2D geometry after the analytic values, and 281 and 282 set
+    // their values on patch 2 only.
+    const hardcoded_ic* hardcoded = nullptr;
+    if (const parameter* h = m_store.find(s + "hcid")) {
+      if (c.num_dims != 2) {
+        refuse(*h, "is one of MFC's 2D hard-coded initial conditions but the case is " +
+                       std::to_string(c.num_dims) + "D");
+      }
+      if (id != 2) {
+        refuse(*h, "sets values on patch 2 only in MFC (2dHardcodedIC.fpp), not on patch " +
+                       std::to_string(id));
+      }
+      for (const hardcoded_ic& ic : hardcoded_ics) {
+        hardcoded = ic.hcid == h->integer ? &ic : hardcoded;
+      }
     }
-    pc.pres = patch_value(s + "pres", variable::pres, 0, names, pc);
+    using variable = analytic_value::variable;
+    // A value the hard-coded condition sets may be left out (MFC's dflt_real, overwritten).
+    const auto value = [&](const std::string& key, variable of, int index) {
+      bool overwritten = false;
+      for (int v = 0; hardcoded != nullptr && v < hardcoded->count; ++v) {
+        overwritten =
+            overwritten || (hardcoded->values[v].of == of && hardcoded->values[v].index == index);
+      }
+      return overwritten && !m_store.has(key) ? dflt_real : patch_value(key, of, index, names, pc);
+    };
+    for (int d = 0; d < c.num_dims; ++d) {
+      pc.vel[d] = value(s + "vel(" + std::to_string(d + 1) + ")", variable::vel, d);
+    }
+    pc.pres = value(s + "pres", variable::pres, 0);
     for (int f = 0; f < c.num_fluids; ++f) {
-      pc.alpha_rho[f] = patch_value(s + "alpha_rho(" + std::to_string(f + 1) + ")",
-                                    variable::alpha_rho, f, names, pc);
-      pc.alpha[f] =
-          patch_value(s + "alpha(" + std::to_string(f + 1) + ")", variable::alpha, f, names, pc);
+      pc.alpha_rho[f] =
+          value(s + "alpha_rho(" + std::to_string(f + 1) + ")", variable::alpha_rho, f);
+      pc.alpha[f] = value(s + "alpha(" + std::to_string(f + 1) + ")", variable::alpha, f);
+    }
+    for (int v = 0; hardcoded != nullptr && v < hardcoded->count; ++v) {
+      const hardcoded_value& h = hardcoded->values[v];
+      pc.analytic.push_back({h.of, h.index, compile_expression(h.fortran, names)});
     }
     return pc;
   }

@@ -350,10 +350,6 @@ inline constexpr mfc_key mfc_case_keys[] = {
      "every volume fraction at once: write alpha(k) for each fluid k"},
     {"patch_icpp(#)%vel", detail::real, key_role::refused,
      "every velocity component at once: write vel(d) for each direction d"},
-    // MFC's patches run a hard-coded initial condition where hcid is set (s_icpp_line_segment's
-    // Hardcoded1D, and alike in 2D and 3D): accepted, the patch would silently be another.
-    {"patch_icpp(#)%hcid", detail::integer, key_role::refused,
-     "MFC's hard-coded initial conditions (the Hardcoded1D/2D/3D cases)"},
 };
 
 // The names MFC's toolchain writes for the values of its enumerated parameters
