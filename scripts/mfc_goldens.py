@@ -157,6 +157,30 @@ TWO_FLUIDS = {
     "patch_icpp(3)%alpha(2)": 0.8,
 }
 
+# cases.py's alter_grcbc() in 1D: the three segments moving at 1 into a -7 inflow face that relaxes
+# toward its prescribed state (grcbc_in) and out of a -8 face that relaxes toward its pressure
+# and velocity (grcbc_out, grcbc_vel_out).
+GRCBC_X = {
+    "patch_icpp(1)%vel(1)": 1.0,
+    "patch_icpp(2)%vel(1)": 1.0,
+    "patch_icpp(3)%vel(1)": 1.0,
+    "bc_x%beg": -7,
+    "bc_x%end": -8,
+    "bc_x%grcbc_in": "T",
+    "bc_x%grcbc_out": "T",
+    "bc_x%grcbc_vel_out": "T",
+    "bc_x%vel_in(1)": 1.0,
+    "bc_x%vel_in(2)": 0.0,
+    "bc_x%vel_in(3)": 0.0,
+    "bc_x%vel_out(1)": 1.0,
+    "bc_x%vel_out(2)": 0.0,
+    "bc_x%vel_out(3)": 0.0,
+    "bc_x%pres_in": 1.0,
+    "bc_x%pres_out": 1.0,
+    "bc_x%alpha_in(1)": 1.0,
+    "bc_x%alpha_rho_in(1)": 1.0,
+}
+
 # The tests reduced: UUID -> (trace, modifications after BASE_CFG in cases.py's order, the commit
 # of MFC's tests/<UUID>/golden.txt they were read at).
 TESTS = {
@@ -247,6 +271,13 @@ TESTS = {
         "1D -> bc=-12",
         [ONE_D, {"bc_x%beg": -12, "bc_x%end": -12}, {"t_step_stop": 50, "t_step_save": 50}],
         "0f3e5a3cf45c86ff24f3d700aec983e0b1d0814d",
+    ),
+    # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
+    # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
+    "63CD6ADF": (
+        "1D -> grcbc x",
+        [ONE_D, GRCBC_X],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
 }
 

@@ -15,16 +15,18 @@
 
 namespace {
 
-// sqrt(x), copysign(0.5, s) and fma(a, b, c) for one x, s, a, b, c, computed on the device.
+// sqrt(x), copysign(0.5, s), fma(a, b, c) and pow(x, b) for one x, s, a, b, c, computed on the
+// device.
 template <class T>
 Kokkos::View<T*, Kokkos::HostSpace> on_device(T x, T s, T a, T b, T c) {
-  Kokkos::View<T*> out("out", 4);
+  Kokkos::View<T*> out("out", 5);
   Kokkos::parallel_for(
       "loopnest::test_kokkos_compat", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(int) {
         out(0) = loopnest::sqrt(x);
         out(1) = loopnest::copysign(T(0.5), s);
         out(2) = loopnest::copysign(T(0.5), -s);
         out(3) = loopnest::fma(a, b, c);
+        out(4) = loopnest::pow(x, b);
       });
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   return host;
@@ -39,12 +41,13 @@ void check_math() {
   EXPECT_EQ(r(1), T(-0.5));
   EXPECT_EQ(r(2), T(0.5));
   EXPECT_EQ(r(3), std::fma(a, b, c));
+  EXPECT_EQ(r(4), std::pow(x, b));
 }
 
-TEST(kokkos_compat, sqrt_copysign_and_fma_agree_with_the_host_fp64) {
+TEST(kokkos_compat, sqrt_copysign_fma_and_pow_agree_with_the_host_fp64) {
   check_math<double>();
 }
-TEST(kokkos_compat, sqrt_copysign_and_fma_agree_with_the_host_fp32) {
+TEST(kokkos_compat, sqrt_copysign_fma_and_pow_agree_with_the_host_fp32) {
   check_math<float>();
 }
 

@@ -43,6 +43,12 @@ struct axis_config {
   double a = 0.0, x_a = 0.0, x_b = 0.0;
   int loops  = 1;
   int bc_beg = -3, bc_end = -3;
+  // MFC's GRCBC inputs (bc_x%grcbc_in, ...): the state a -7 face relaxes toward (grcbc_in), the
+  // pressure a -8 face relaxes toward (grcbc_out) and its normal velocity (grcbc_vel_out).
+  bool grcbc_in = false, grcbc_out = false, grcbc_vel_out = false;
+  double vel_in[3] = {0.0, 0.0, 0.0}, vel_out[3] = {0.0, 0.0, 0.0};
+  double pres_in = 0.0, pres_out = 0.0;
+  double alpha_rho_in[max_fluids] = {0.0, 0.0}, alpha_in[max_fluids] = {0.0, 0.0};
 };
 
 struct fluid_config {
@@ -57,6 +63,43 @@ struct analytic_value {
   enum class variable { alpha_rho, vel, pres, alpha } of = variable::pres;
   int index                                              = 0;
   expression_program program;
+};
+
+// MFC's 2D hard-coded initial conditions the port implements (Hardcoded2D's cases 281 and 282,
+// src/common/include/2dHardcodedIC.fpp at 65d262744df772460e5a8f0deeeec55da4f4adaf): each value
+// as MFC's Fortran writes it, x_cc(i) and y_cc(j) as x and y, compiled as an analytic value is so
+// that each literal keeps its Fortran kind (1.4 and 0.5 are single-precision reals there).
+struct hardcoded_value {
+  analytic_value::variable of;
+  int index;
+  const char* fortran;
+};
+
+struct hardcoded_ic {
+  int hcid;
+  int count;
+  hardcoded_value values[4];
+};
+
+inline constexpr hardcoded_ic hardcoded_ics[] = {
+    // The acoustic pulse of MFC's examples/2D_acoustic_pulse.
+    {281,
+     2,
+     {{analytic_value::variable::pres, 0,
+       "101325*(1 - 0.5*(1.4 - 1)*(0.4)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1.4/(1.4 - 1))"},
+      {analytic_value::variable::alpha_rho, 0,
+       "1*(1 - 0.5*(1.4 - 1)*(0.4)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1/(1.4 - 1))"}}},
+    // The zero-circulation vortex of MFC's examples/2D_zero_circ_vortex.
+    {282,
+     4,
+     {{analytic_value::variable::pres, 0,
+       "101325*(1 - 0.5*(1.4 - 1)*(0.1/0.3)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1.4/(1.4 - 1))"},
+      {analytic_value::variable::alpha_rho, 0,
+       "1*(1 - 0.5*(1.4 - 1)*(0.1/0.3)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1/(1.4 - 1))"},
+      {analytic_value::variable::vel, 0,
+       "112.99092883944267*(1 - (0.1/0.3))*y*exp(0.5*(1 - sqrt(x**2 + y**2)))"},
+      {analytic_value::variable::vel, 1,
+       "112.99092883944267*((0.1/0.3))*x*exp(0.5*(1 - sqrt(x**2 + y**2)))"}}},
 };
 
 struct patch_config {
@@ -123,6 +166,7 @@ class case_builder {
     read_domain(c);
     read_time(c);
     read_algorithm(c);
+    read_grcbc(c);
     read_fluids(c);
     read_patches(c);
     for (const auto& [key, p] : m_store.without_effect()) {
@@ -353,6 +397,80 @@ class case_builder {
     c.prim_vars_wrt = logical_or("prim_vars_wrt", false);
   }
 
+  // MFC's GRCBC inputs (m_cbc.fpp's s_initialize_cbc_module; its toolchain's check_grcbc): a
+  // switch needs its boundary type at one end of the axis and the values it relaxes toward; a value
+  // no switch reads does not affect the run.
+  void read_grcbc(case_config& c) {
+    const char* names = "xyz";
+    for (int d = 0; d < 3; ++d) {
+      const std::string b = std::string("bc_") + names[d] + "%";
+      std::vector<std::string> read;
+      const auto value = [&](const std::string& key, const std::string& why) {
+        read.push_back(b + key);
+        return real(b + key, why);
+      };
+      if (d >= c.num_dims) {
+        for (const auto& [key, p] : m_store.all()) {
+          if (key.compare(0, b.size(), b) == 0) {
+            forbid(key, std::string(d == 1 ? "n" : "p") + " = 0");
+          }
+        }
+        continue;
+      }
+      axis_config& a  = c.axis[d];
+      a.grcbc_in      = logical_or(b + "grcbc_in", false);
+      a.grcbc_out     = logical_or(b + "grcbc_out", false);
+      a.grcbc_vel_out = a.grcbc_out && logical_or(b + "grcbc_vel_out", false);
+      // A switch on needs its face (-7 non-reflecting inflow, -8 outflow); grcbc_vel_out acts
+      // within grcbc_out.
+      const auto needs = [&](const char* key, int bc, bool acts) {
+        if (logical_or(b + key, false) && a.bc_beg != bc && a.bc_end != bc) {
+          refuse(need(b + key), "needs " + b + "beg or " + b + "end = " + std::to_string(bc) +
+                                    ", the face it relaxes");
+        }
+        if (acts) {
+          read.push_back(b + key);
+        }
+      };
+      needs("grcbc_in", -7, true);
+      needs("grcbc_out", -8, true);
+      needs("grcbc_vel_out", -8, a.grcbc_out);
+      if (a.grcbc_in) {
+        const std::string why = b + "grcbc_in = T";
+        a.pres_in             = value("pres_in", why);
+        for (int e = 0; e < c.num_dims; ++e) {
+          a.vel_in[e] = value("vel_in(" + std::to_string(e + 1) + ")", why);
+        }
+        for (int f = 0; f < c.num_fluids; ++f) {
+          a.alpha_rho_in[f] = value("alpha_rho_in(" + std::to_string(f + 1) + ")", why);
+          a.alpha_in[f]     = value("alpha_in(" + std::to_string(f + 1) + ")", why);
+        }
+      }
+      if (a.grcbc_out) {
+        a.pres_out = value("pres_out", b + "grcbc_out = T");
+      }
+      // MFC's -8 face reads the normal component only.
+      if (a.grcbc_vel_out) {
+        a.vel_out[d] = value("vel_out(" + std::to_string(d + 1) + ")", b + "grcbc_vel_out = T");
+      }
+      for (const auto& [key, p] : m_store.all()) {
+        if (key.compare(0, b.size(), b) != 0 || key == b + "beg" || key == b + "end") {
+          continue;
+        }
+        const std::string& shape = p.spec->shape;
+        const bool per_fluid     = shape.find("alpha") != std::string::npos;
+        if (!p.indices.empty() &&
+            (p.indices[0] < 1 || p.indices[0] > (per_fluid ? c.num_fluids : 3))) {
+          throw case_error(p.origin + ": '" + key + "' is outside 1 to " +
+                           (per_fluid ? "num_fluids = " + std::to_string(c.num_fluids) : "3"));
+        }
+        if (std::find(read.begin(), read.end(), key) == read.end()) {
+          c.without_effect.push_back(key);
+        }
+      }
+    }
+  }
+
   void read_fluids(case_config& c) {
     for (int i = 1; i <= c.num_fluids; ++i) {
       const std::string f = "fluid_pp(" + std::to_string(i) + ")%";
@@ -522,17 +640,44 @@ class case_builder {
     if (is_round) {
       names.radius = pc.radius;
     }
-    using variable = analytic_value::variable;
-    for (int d = 0; d < c.num_dims; ++d) {
-      pc.vel[d] =
-          patch_value(s + "vel(" + std::to_string(d + 1) + ")", variable::vel, d, names, pc);
+    // MFC's Hardcoded2D runs in every 2D geometry after the analytic values, and 281 and 282 set
+    // their values on patch 2 only.
+    const hardcoded_ic* hardcoded = nullptr;
+    if (const parameter* h = m_store.find(s + "hcid")) {
+      if (c.num_dims != 2) {
+        refuse(*h, "is one of MFC's 2D hard-coded initial conditions but the case is " +
+                       std::to_string(c.num_dims) + "D");
+      }
+      if (id != 2) {
+        refuse(*h, "sets values on patch 2 only in MFC (2dHardcodedIC.fpp), not on patch " +
+                       std::to_string(id));
+      }
+      for (const hardcoded_ic& ic : hardcoded_ics) {
+        hardcoded = ic.hcid == h->integer ? &ic : hardcoded;
+      }
     }
-    pc.pres = patch_value(s + "pres", variable::pres, 0, names, pc);
+    using variable = analytic_value::variable;
+    // A value the hard-coded condition sets may be left out (MFC's dflt_real, overwritten).
+    const auto value = [&](const std::string& key, variable of, int index) {
+      bool overwritten = false;
+      for (int v = 0; hardcoded != nullptr && v < hardcoded->count; ++v) {
+        overwritten =
+            overwritten || (hardcoded->values[v].of == of && hardcoded->values[v].index == index);
+      }
+      return overwritten && !m_store.has(key) ? dflt_real : patch_value(key, of, index, names, pc);
+    };
+    for (int d = 0; d < c.num_dims; ++d) {
+      pc.vel[d] = value(s + "vel(" + std::to_string(d + 1) + ")", variable::vel, d);
+    }
+    pc.pres = value(s + "pres", variable::pres, 0);
     for (int f = 0; f < c.num_fluids; ++f) {
-      pc.alpha_rho[f] = patch_value(s + "alpha_rho(" + std::to_string(f + 1) + ")",
-                                    variable::alpha_rho, f, names, pc);
-      pc.alpha[f] =
-          patch_value(s + "alpha(" + std::to_string(f + 1) + ")", variable::alpha, f, names, pc);
+      pc.alpha_rho[f] =
+          value(s + "alpha_rho(" + std::to_string(f + 1) + ")", variable::alpha_rho, f);
+      pc.alpha[f] = value(s + "alpha(" + std::to_string(f + 1) + ")", variable::alpha, f);
+    }
+    for (int v = 0; hardcoded != nullptr && v < hardcoded->count; ++v) {
+      const hardcoded_value& h = hardcoded->values[v];
+      pc.analytic.push_back({h.of, h.index, compile_expression(h.fortran, names)});
     }
     return pc;
   }

@@ -11,8 +11,11 @@
 //     the characteristic amplitudes L give, L from one-sided differences (order 1, 2 or 4 with
 //     WENO1, 3 or 5) of the primitive variables of the boundary cell's line.
 // The end face is handled as the beginning mirrored: the normal velocity and every flux but the
-// normal momentum's change sign on the way in and out. Each value follows MFC's arithmetic in
-// MFC's order. A face between two ranks (bc >= 0) stays a halo exchange.
+// normal momentum's change sign on the way in and out. With MFC's GRCBC inputs (bc_x%grcbc_in,
+// grcbc_out, grcbc_vel_out; s_cbc's branches of the same names, m_cbc.fpp at 01fd1b6e) a -7 face's
+// incoming amplitudes, and a -8 face's L(advxe), relax toward the prescribed state. Each value
+// follows MFC's arithmetic in MFC's order. A face between two ranks (bc >= 0) stays a halo
+// exchange.
 #ifndef LOOPNEST_MFC_CBC_HPP
 #define LOOPNEST_MFC_CBC_HPP
 
@@ -20,6 +23,7 @@
 
 #include <loopnest/box.hpp>
 #include <loopnest/for_each.hpp>
+#include <loopnest/kokkos_compat.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -113,6 +117,21 @@ cbc_coefficients<T> cbc_coefficients_of(const double (&ds)[buff_size + 1], int w
   return c;
 }
 
+// MFC's GRCBC inputs of one axis in the run's precision (s_initialize_cbc_module): the state a -7
+// face relaxes toward, the pressure and normal velocity a -8 face relaxes toward, over `del`,
+// MFC's Del_in and Del_out: maxval(dx) of the axis, its ghost layers included.
+template <class T>
+struct grcbc_inputs {
+  bool in = false, out = false, vel_out = false;
+  T vel_in[3]                    = {};
+  T vel_out_value[3]             = {};
+  T pres_in                      = T(0);
+  T pres_out                     = T(0);
+  T alpha_rho_in[eos_max_fluids] = {};
+  T alpha_in[eos_max_fluids]     = {};
+  T del                          = T(0);
+};
+
 namespace detail {
 
 // MFC's dir_idx (0-based): the normal direction, then the tangential ones.
@@ -164,6 +183,7 @@ struct characteristic_face {
   stiffened_gas<T, slot_index> eos;
   slot_map slots;
   cbc_coefficients<T> coef;
+  grcbc_inputs<T> grcbc;
   int bc, loc, last, weno_order;  // last: m, n or p
   bool mixture_err;
 
@@ -279,6 +299,7 @@ struct characteristic_face {
     const int l_adv       = 2 * nf + nd;  // L(advxe)
     T lodi[max_equations] = {};           // MFC's L(1 .. advxe) at 0 .. advxe - 1
     amplitudes(lodi, nf, nd, l_adv, rho, c, mf, d, dpres_ds, dvel_n, lambda1, lambda2, lambda3);
+    relax(lodi, nf, nd, l_adv, rho, c, pres, vel, alpha_rho, adv);
 
     // The time derivatives of the primitive variables.
     const T dpres_dt                = -(T(5.e-1) * (lodi[l_adv] + lodi[0]));
@@ -338,6 +359,40 @@ struct characteristic_face {
         }
       }
       u_star(0, a[0], a[1], a[2]) = src[j + 1] * sign;
+    }
+  }
+
+  // s_cbc's GRCBC (its grcbc_in, grcbc_out and grcbc_vel_out branches): the incoming amplitudes
+  // replaced by ones that relax the face's state toward the prescribed one, in MFC's order of
+  // operations; c**3 is MFC's pow, c**2 a product (gfortran's x**2._wp).
+  KOKKOS_FORCEINLINE_FUNCTION void relax(T (&lodi)[max_equations], int nf, int nd, int l_adv, T rho,
+                                         T c, T pres, const T (&vel)[3],
+                                         const T (&alpha_rho)[eos_max_fluids],
+                                         const T (&adv)[eos_max_fluids]) const {
+    const T ma = vel[D] / c;
+    // sign(1, cbc_loc): the prescribed normal velocity in the face's mirrored frame.
+    const T s   = loc < 0 ? T(-1) : T(1);
+    const T del = grcbc.del;
+    if (bc == bc_nonreflecting_inflow && grcbc.in) {
+      const T c3 = loopnest::pow(c, T(3));
+      for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+        lodi[1 + k] = c3 * ma * (alpha_rho[k] - grcbc.alpha_rho_in[k]) / del -
+                      c * ma * (pres - grcbc.pres_in) / del;
+      }
+      for (int i = 1; i < 3 && i < nd; ++i) {
+        lodi[nf + i] = c * ma * (vel[dir_idx<D>(i)] - grcbc.vel_in[dir_idx<D>(i)]) / del;
+      }
+      for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+        lodi[nf + nd + k] = c * ma * (adv[k] - grcbc.alpha_in[k]) / del;
+      }
+      lodi[l_adv] = rho * (c * c) * (T(1) + ma) * (vel[D] + grcbc.vel_in[D] * s) / del +
+                    c * (T(1) + ma) * (pres - grcbc.pres_in) / del;
+    } else if (bc == bc_nonreflecting_outflow && grcbc.out) {
+      lodi[l_adv] = c * (T(1) - ma) * (pres - grcbc.pres_out) / del;
+      if (grcbc.vel_out) {
+        lodi[l_adv] =
+            lodi[l_adv] + rho * (c * c) * (T(1) - ma) * (vel[D] + grcbc.vel_out_value[D] * s) / del;
+      }
     }
   }
 
@@ -407,6 +462,21 @@ void five_equation_solver<T>::characteristic_boundaries(int d) {
     const loopnest::box<3> face({lower[0], lower[1], lower[2]}, {upper[0], upper[1], upper[2]});
     const cbc_coefficients<T> coef =
         cbc_coefficients_of<T>(m_edge_widths[d][side], m_case.weno_order);
+    grcbc_inputs<T> grcbc;
+    grcbc.in      = a.grcbc_in;
+    grcbc.out     = a.grcbc_out;
+    grcbc.vel_out = a.grcbc_vel_out;
+    for (int e = 0; e < 3; ++e) {
+      grcbc.vel_in[e]        = static_cast<T>(a.vel_in[e]);
+      grcbc.vel_out_value[e] = static_cast<T>(a.vel_out[e]);
+    }
+    grcbc.pres_in  = static_cast<T>(a.pres_in);
+    grcbc.pres_out = static_cast<T>(a.pres_out);
+    for (int k = 0; k < eos_max_fluids && k < max_fluids; ++k) {
+      grcbc.alpha_rho_in[k] = static_cast<T>(a.alpha_rho_in[k]);
+      grcbc.alpha_in[k]     = static_cast<T>(a.alpha_in[k]);
+    }
+    grcbc.del = static_cast<T>(m_widest[d]);
     // Reads buff_size + 1 cells and a face of fluxes, writes up to three faces, per line.
     const double bytes =
         static_cast<double>(face.size()) * (buff_size + 4) * sys_size() * sizeof(T);
@@ -420,15 +490,15 @@ void five_equation_solver<T>::characteristic_boundaries(int d) {
       const int loc     = side == 0 ? -1 : 1;
       if (d == 0) {
         launch(detail::characteristic_face<T, 0>{m_prim.ref(), flux, u_star, m_eos, m_slots, coef,
-                                                 bc[side], loc, last, m_case.weno_order,
+                                                 grcbc, bc[side], loc, last, m_case.weno_order,
                                                  m_case.mixture_err});
       } else if (d == 1) {
         launch(detail::characteristic_face<T, 1>{m_prim.ref(), flux, u_star, m_eos, m_slots, coef,
-                                                 bc[side], loc, last, m_case.weno_order,
+                                                 grcbc, bc[side], loc, last, m_case.weno_order,
                                                  m_case.mixture_err});
       } else {
         launch(detail::characteristic_face<T, 2>{m_prim.ref(), flux, u_star, m_eos, m_slots, coef,
-                                                 bc[side], loc, last, m_case.weno_order,
+                                                 grcbc, bc[side], loc, last, m_case.weno_order,
                                                  m_case.mixture_err});
       }
     });

@@ -30,6 +30,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -429,6 +430,7 @@ class five_equation_solver {
         m_edge_widths[d][0][i] = a.dx(i);
         m_edge_widths[d][1][i] = a.dx(a.m - i);
       }
+      m_widest[d] = *std::max_element(a.d.begin(), a.d.end());
     }
     exec.fence();
   }
@@ -535,6 +537,8 @@ class five_equation_solver {
   // The widths of the buff_size + 1 cells next to each face, from the face inward (MFC's ds of
   // s_associate_cbc_coefficients_pointers), [direction][0 beginning, 1 end][cell].
   double m_edge_widths[3][2][buff_size + 1] = {};
+  // MFC's maxval(dx) per direction, ghost layers included: GRCBC's Del_in and Del_out.
+  double m_widest[3] = {};
   kernel_profile m_profile;
   std::function<void(const fields&)> m_exchange;
 

@@ -56,14 +56,23 @@ KOKKOS_INLINE_FUNCTION T fma(T a, T b, T c) {
 #endif
 }
 
-// The square root and Fortran's SIGN (magnitude of a, sign of b, -0.0 included) on every
-// backend: Kokkos 3.4 keeps sqrt in Kokkos::Experimental and has no copysign.
+// The square root, the power and Fortran's SIGN (magnitude of a, sign of b, -0.0 included) on
+// every backend: Kokkos 3.4 keeps sqrt and pow in Kokkos::Experimental and has no copysign.
 template <class T>
 KOKKOS_INLINE_FUNCTION T sqrt(T x) {
 #if KOKKOS_VERSION >= 40000
   return Kokkos::sqrt(x);
 #else
   return Kokkos::Experimental::sqrt(x);
+#endif
+}
+// x to the power y, the standard library's pow on the host (Fortran's x**y of a real y).
+template <class T>
+KOKKOS_INLINE_FUNCTION T pow(T x, T y) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::pow(x, y);
+#else
+  return Kokkos::Experimental::pow(x, y);
 #endif
 }
 template <class T>

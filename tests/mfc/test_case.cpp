@@ -120,8 +120,9 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
             "port (all of a patch's alter_patch(j) at once: write alter_patch(j) for each "
             "earlier patch j)");
   EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(1)%hcid\": 170")),
-            "case.json:2:3: parameter 'patch_icpp(1)%hcid' is not implemented by this port "
-            "(MFC's hard-coded initial conditions (the Hardcoded1D/2D/3D cases))");
+            "case.json:2:3: 'patch_icpp(1)%hcid' = 170 is not implemented by this port (it "
+            "implements 281 or 282: MFC's hard-coded initial condition on patch 2 of a 2D case: "
+            "281 acoustic pulse, 282 zero-circulation vortex)");
   EXPECT_EQ(error_of(shock_tube("", "\"teno\": \"T\"")),
             "case.json:2:3: 'teno' = T is not implemented by this port (it implements F: TENO "
             "weights)");
@@ -577,3 +578,109 @@ TEST(mfc_case, refuses_an_expression_naming_the_key_the_column_and_the_token) {
 }
 
 }  // namespace
+
+namespace {
+
+// MFC's Fortran of hcid 281 and 282 (2dHardcodedIC.fpp) written out in C++: a literal without a
+// kind is a single-precision real, and a product of literals is folded in single precision.
+double pulse_factor(double x, double y, float mach) {
+  const float a = 0.5F * (1.4F - 1) * (mach * mach);
+  return 1 - static_cast<double>(a) * std::exp(0.5 * (1 - std::sqrt(x * x + y * y)));
+}
+double hardcoded_pressure(double x, double y, float mach) {
+  return 101325 * std::pow(pulse_factor(x, y, mach), static_cast<double>(1.4F / (1.4F - 1)));
+}
+double hardcoded_density(double x, double y, float mach) {
+  return 1 * std::pow(pulse_factor(x, y, mach), static_cast<double>(1 / (1.4F - 1)));
+}
+
+}  // namespace
+
+TEST(mfc_case, reads_the_hard_coded_initial_conditions_of_mfcs_two_examples) {
+  using variable               = loopnest_mfc::analytic_value::variable;
+  const std::string text       = file_text("analytic_circle_2d.json");
+  const double points[3][2]    = {{0.3, -0.7}, {0., 0.}, {1.25, 2.5}};
+  const case_config pulse      = read_text(text, {"patch_icpp(2)%hcid=281"});
+  const auto& pulse_values     = pulse.patches[1].analytic;
+  const float pulse_mach       = 0.4F;
+  const float vortex_mach      = 0.1F / 0.3F;
+  const float vortex_amplitude = 112.99092883944267F * (1 - vortex_mach);
+  // The patch's own expression for pres first, then the hard-coded values that overwrite it.
+  ASSERT_EQ(pulse_values.size(), 3u);
+  EXPECT_EQ(pulse_values[1].of, variable::pres);
+  EXPECT_EQ(pulse_values[2].of, variable::alpha_rho);
+  for (const auto& xy : points) {
+    const double x = xy[0], y = xy[1];
+    EXPECT_EQ(pulse_values[1].program(x, y, 0.), hardcoded_pressure(x, y, pulse_mach));
+    EXPECT_EQ(pulse_values[2].program(x, y, 0.), hardcoded_density(x, y, pulse_mach));
+  }
+  // 282 sets pressure, density and both velocities: their keys may be left out.
+  const case_config vortex = read_text(
+      text, {"patch_icpp(2)%hcid=282", "patch_icpp(2)%pres=", "patch_icpp(2)%alpha_rho(1)=",
+             "patch_icpp(2)%vel(1)=", "patch_icpp(2)%vel(2)="});
+  const auto& vortex_values = vortex.patches[1].analytic;
+  ASSERT_EQ(vortex_values.size(), 4u);
+  EXPECT_EQ(vortex.patches[1].pres, loopnest_mfc::dflt_real);
+  for (const auto& xy : points) {
+    const double x = xy[0], y = xy[1];
+    const double e = std::exp(0.5 * (1 - std::sqrt(x * x + y * y)));
+    EXPECT_EQ(vortex_values[0].program(x, y, 0.), hardcoded_pressure(x, y, vortex_mach));
+    EXPECT_EQ(vortex_values[1].program(x, y, 0.), hardcoded_density(x, y, vortex_mach));
+    EXPECT_EQ(vortex_values[2].program(x, y, 0.), static_cast<double>(vortex_amplitude) * y * e);
+    EXPECT_EQ(vortex_values[3].program(x, y, 0.),
+              static_cast<double>(112.99092883944267F * vortex_mach) * x * e);
+  }
+  // Other values, other patches and other dimensions are refused naming the key and the value.
+  EXPECT_EQ(error_of(text, {"patch_icpp(1)%hcid=281"}),
+            "--override patch_icpp(1)%hcid=281: 'patch_icpp(1)%hcid' = 281 sets values on patch 2 "
+            "only in MFC (2dHardcodedIC.fpp), not on patch 1");
+  EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(2)%hcid\": 282")),
+            "case.json:2:3: 'patch_icpp(2)%hcid' = 282 is one of MFC's 2D hard-coded initial "
+            "conditions but the case is 1D");
+  EXPECT_NE(error_of(text, {"patch_icpp(2)%hcid=283"})
+                .find("'patch_icpp(2)%hcid' = 283 is not implemented by this port"),
+            std::string::npos);
+}
+
+TEST(mfc_case, reads_mfcs_grcbc_inputs_and_refuses_them_without_their_face) {
+  const std::string text = file_text("goldens/63CD6ADF/case.json");
+  const case_config c    = read_text(text);
+  const auto& x          = c.axis[0];
+  EXPECT_TRUE(x.grcbc_in);
+  EXPECT_TRUE(x.grcbc_out);
+  EXPECT_TRUE(x.grcbc_vel_out);
+  EXPECT_EQ(x.vel_in[0], 1.);
+  EXPECT_EQ(x.vel_out[0], 1.);
+  EXPECT_EQ(x.pres_in, 1.);
+  EXPECT_EQ(x.pres_out, 1.);
+  EXPECT_EQ(x.alpha_rho_in[0], 1.);
+  EXPECT_EQ(x.alpha_in[0], 1.);
+  // vel_in(2), vel_in(3) and vel_out's tangential components are beyond what a 1D face reads.
+  for (const char* key :
+       {"bc_x%vel_in(2)", "bc_x%vel_in(3)", "bc_x%vel_out(2)", "bc_x%vel_out(3)"}) {
+    EXPECT_NE(std::find(c.without_effect.begin(), c.without_effect.end(), key),
+              c.without_effect.end())
+        << key;
+  }
+  const case_config off = read_text(text, {"bc_x%grcbc_out=F"});
+  EXPECT_FALSE(off.axis[0].grcbc_vel_out);  // MFC reads it within grcbc_out only
+  for (const char* key : {"bc_x%grcbc_vel_out", "bc_x%pres_out", "bc_x%vel_out(1)"}) {
+    EXPECT_NE(std::find(off.without_effect.begin(), off.without_effect.end(), key),
+              off.without_effect.end())
+        << key;
+  }
+  EXPECT_EQ(error_of(text, {"bc_x%beg=-8"}),
+            "case.json:96:3: 'bc_x%grcbc_in' = T needs bc_x%beg or bc_x%end = -7, the face it "
+            "relaxes");
+  EXPECT_EQ(error_of(text, {"bc_x%end=-3"}),
+            "case.json:97:3: 'bc_x%grcbc_out' = T needs bc_x%beg or bc_x%end = -8, the face it "
+            "relaxes");
+  EXPECT_EQ(error_of(text, {"bc_x%pres_in="}),
+            "case.json: required parameter 'bc_x%pres_in' is missing (bc_x%grcbc_in = T)");
+  EXPECT_EQ(error_of(text, {"bc_x%vel_out(1)="}),
+            "case.json: required parameter 'bc_x%vel_out(1)' is missing (bc_x%grcbc_vel_out = T)");
+  EXPECT_EQ(error_of(text, {"bc_x%alpha_in(2)=0.5"}),
+            "--override bc_x%alpha_in(2)=0.5: 'bc_x%alpha_in(2)' is outside 1 to num_fluids = 1");
+  EXPECT_EQ(error_of(text, {"bc_y%pres_out=1"}),
+            "--override bc_y%pres_out=1: 'bc_y%pres_out' is given but n = 0");
+}

@@ -601,6 +601,71 @@ TEST(mfc_rhs, characteristic_faces_give_the_same_bits_under_every_schedule_fp32)
   check_schedules_agree_with_characteristic_faces<float>();
 }
 
+// MFC's GRCBC amplitudes (s_cbc's grcbc_in, grcbc_out and grcbc_vel_out branches) as its Fortran
+// writes them, one fluid in 2D: L(2) of the partial density, L(3) of the tangential velocity, L(4)
+// of the volume fraction and L(advxe) = L(5) at lodi[1..4], on a face normal to D at each end.
+template <int D>
+void check_grcbc_amplitudes() {
+  using loopnest_mfc::max_equations;
+  loopnest_mfc::grcbc_inputs<double> g;
+  g.in = g.out = g.vel_out = true;
+  g.vel_in[0] = 1.3, g.vel_in[1] = -0.4, g.vel_out_value[0] = 0.9, g.vel_out_value[1] = 0.7;
+  g.pres_in = 1.1, g.pres_out = 0.8, g.alpha_rho_in[0] = 1.2, g.alpha_in[0] = 0.95, g.del = 0.05;
+  const double rho = 1.05, c = 1.2, pres = 0.97, del = g.del;
+  const double alpha_rho[loopnest_mfc::eos_max_fluids] = {1.07, 0.};
+  const double adv[loopnest_mfc::eos_max_fluids]       = {0.9, 0.};
+  const int n = D, t = 1 - D;  // the normal and the tangential component
+  for (const int loc : {-1, 1}) {
+    loopnest_mfc::detail::characteristic_face<double, D> face{};
+    face.grcbc = g;
+    face.loc   = loc;
+    // The velocity as the face holds it: the normal component mirrored at the end.
+    double vel[3]      = {0.6, 0.35, 0.};
+    vel[n]             = loc < 0 ? vel[n] : -vel[n];
+    const double ma    = vel[n] / c;
+    const double s     = loc;  // sign(1, cbc_loc)
+    const auto relaxed = [&](int bc, double start) {
+      std::vector<double> lodi(max_equations, start);
+      double l[max_equations];
+      std::copy(lodi.begin(), lodi.end(), l);
+      face.bc = bc;
+      face.relax(l, 1, 2, 4, rho, c, pres, vel, alpha_rho, adv);
+      return std::vector<double>(l, l + max_equations);
+    };
+    const std::vector<double> in = relaxed(loopnest_mfc::bc_nonreflecting_inflow, 0.);
+    EXPECT_EQ(in[0], 0.);  // the outgoing wave's, which amplitudes() gives
+    EXPECT_EQ(in[1], std::pow(c, 3.) * ma * (alpha_rho[0] - 1.2) / del -
+                         c * ma * (pres - g.pres_in) / del);
+    EXPECT_EQ(in[2], c * ma * (vel[t] - g.vel_in[t]) / del);
+    EXPECT_EQ(in[3], c * ma * (adv[0] - g.alpha_in[0]) / del);
+    EXPECT_EQ(in[4], rho * (c * c) * (1. + ma) * (vel[n] + g.vel_in[n] * s) / del +
+                         c * (1. + ma) * (pres - g.pres_in) / del);
+    const std::vector<double> out = relaxed(loopnest_mfc::bc_nonreflecting_outflow, 0.);
+    EXPECT_EQ(out[4], c * (1. - ma) * (pres - g.pres_out) / del +
+                          rho * (c * c) * (1. - ma) * (vel[n] + g.vel_out_value[n] * s) / del);
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(out[k], 0.) << k;
+    }
+    face.grcbc.vel_out = false;
+    EXPECT_EQ(relaxed(loopnest_mfc::bc_nonreflecting_outflow, 0.)[4],
+              c * (1. - ma) * (pres - g.pres_out) / del);
+    // Other types, and the switches off, keep the amplitudes as amplitudes() gave them.
+    EXPECT_EQ(relaxed(loopnest_mfc::bc_nonreflecting_buffer, 7.),
+              std::vector<double>(max_equations, 7.));
+    face.grcbc.in  = false;
+    face.grcbc.out = false;
+    EXPECT_EQ(relaxed(loopnest_mfc::bc_nonreflecting_inflow, 7.),
+              std::vector<double>(max_equations, 7.));
+    EXPECT_EQ(relaxed(loopnest_mfc::bc_nonreflecting_outflow, 7.),
+              std::vector<double>(max_equations, 7.));
+  }
+}
+
+TEST(mfc_rhs, grcbc_relaxes_the_incoming_amplitudes_as_mfc_writes_them) {
+  check_grcbc_amplitudes<0>();
+  check_grcbc_amplitudes<1>();
+}
+
 // filling's launch bounds: under collapse3, blocks of up to 512 threads at the registers a thread
 // of 256-thread blocks had (the tile that fills an SM is loopnest's); other schedules, and Fill
 // false, keep bounded's.
