@@ -194,6 +194,18 @@ TESTS = {
         [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mpp_lim": "T"}],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
     ),
+    # HLL (riemann_solver = 1): one fluid (mixture_err, which never acts here), and the two
+    # fluids' case of C4907722.
+    "5527832F": (
+        "1D -> 1 Fluid(s) -> riemann_solver=1 -> mixture_err",
+        [ONE_D, {"num_fluids": 1}, {"riemann_solver": 1}, {"mixture_err": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "1CCA82F5": (
+        "1D -> 2 Fluid(s) -> riemann_solver=1 -> mpp_lim",
+        [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mpp_lim": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
     "16A922E4": (
         "1D -> weno_order=3 -> mapped_weno=T",
         [ONE_D, {"weno_order": 3}, {"mapped_weno": "T"}],

@@ -17,6 +17,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace loopnest_mfc {
@@ -134,7 +135,8 @@ struct case_config {
   bool run_time_info = false;  // write CASE_DIR/run_time.inf, stop past an ICFL of 1
   int num_fluids     = 1;
   fluid_config fluids[max_fluids];
-  int weno_order = 5;
+  int weno_order     = 5;
+  int riemann_solver = 2;  // MFC's: 1 HLL, 2 HLLC
   bool mpp_lim = false, mixture_err = false, mapped_weno = false;
   double weno_eps    = 1.0e-16;
   int precision      = 2;
@@ -380,8 +382,22 @@ class case_builder {
                             "wave_speeds", "avg_state"}) {
       need(key);  // values were checked against the list when read
     }
-    c.num_fluids  = integer("num_fluids");
-    c.weno_order  = integer("weno_order");
+    c.num_fluids     = integer("num_fluids");
+    c.weno_order     = integer("weno_order");
+    c.riemann_solver = integer("riemann_solver");
+    // cbc.hpp replaces HLLC's u* next to a characteristic face; MFC's s_cbc replaces HLL's volume
+    // fractions at the boundaries otherwise, which the port does not implement.
+    for (int d = 0; d < c.num_dims && c.riemann_solver == 1; ++d) {
+      const std::string bc_key = std::string("bc_") + "xyz"[d];
+      for (const auto& [end, bc] :
+           {std::make_pair("%beg", c.axis[d].bc_beg), std::make_pair("%end", c.axis[d].bc_end)}) {
+        if (bc <= -5 && bc >= -12) {
+          refuse(need("riemann_solver"),
+                 "is not implemented by this port with characteristic boundaries (" + bc_key + end +
+                     " = " + std::to_string(bc) + "): it implements them with HLLC (2)");
+        }
+      }
+    }
     c.mpp_lim     = logical_or("mpp_lim", false);
     c.mixture_err = logical_or("mixture_err", false);
     c.mapped_weno = logical_or("mapped_weno", false);

@@ -486,7 +486,7 @@ void five_equation_solver<T>::characteristic_boundaries(int d) {
         loopnest::for_each_cell<Schedule>(m_exec, face, body, "loopnest_mfc::" + label);
       };
       const auto flux   = m_flux[static_cast<std::size_t>(d)].ref();
-      const auto u_star = m_u_star[static_cast<std::size_t>(d)].ref();
+      const auto u_star = m_flux_src[static_cast<std::size_t>(d)].ref();
       const int loc     = side == 0 ? -1 : 1;
       if (d == 0) {
         launch(detail::characteristic_face<T, 0>{m_prim.ref(), flux, u_star, m_eos, m_slots, coef,

@@ -1,6 +1,6 @@
-// five_equation_solver's WENO and HLLC along one axis (rhs.hpp, direction_along): included by
-// the translation units that compile it, one per precision, schedule and axis
-// (examples/mfc/solver.cmake).
+// five_equation_solver's WENO and Riemann solver (HLLC or HLL) along one axis (rhs.hpp,
+// direction_along): included by the translation units that compile it, one per precision, schedule
+// and axis (examples/mfc/solver.cmake).
 #ifndef LOOPNEST_MFC_DIRECTION_HPP
 #define LOOPNEST_MFC_DIRECTION_HPP
 
@@ -47,20 +47,34 @@ void five_equation_solver<T>::direction_along() {
                                   axis);
     }
   });
-  const detail::riemann<T, D> hllc{m_lower.ref(),
-                                   m_upper.ref(),
-                                   m_flux[static_cast<std::size_t>(D)].ref(),
-                                   m_u_star[static_cast<std::size_t>(D)].ref(),
-                                   m_eos,
-                                   m_slots,
-                                   m_case.mixture_err};
-  // Reads both sides' values, writes the fluxes and u*.
-  const double hllc_bytes =
-      static_cast<double>(boundaries.size()) * (3 * sys_size() + 1) * sizeof(T);
-  m_profile.run(m_exec, "hllc_" + axis, hllc_bytes, [&] {
+  // Reads both sides' values, writes the fluxes and the source values.
+  const double riemann_bytes =
+      static_cast<double>(boundaries.size()) *
+      (3 * sys_size() + (m_case.riemann_solver == 1 ? m_case.num_fluids : 1)) * sizeof(T);
+  if (m_case.riemann_solver == 1) {
+    riemann_sweep<Schedule, D, detail::riemann_solver_kind::hll>(boundaries, "hll_" + axis,
+                                                                 riemann_bytes);
+  } else {
+    riemann_sweep<Schedule, D, detail::riemann_solver_kind::hllc>(boundaries, "hllc_" + axis,
+                                                                  riemann_bytes);
+  }
+}
+
+template <class T>
+template <class Schedule, int D, detail::riemann_solver_kind Solver>
+void five_equation_solver<T>::riemann_sweep(const loopnest::box<3>& boundaries,
+                                            const std::string& name, double bytes) {
+  const detail::riemann<T, D, Solver> body{m_lower.ref(),
+                                           m_upper.ref(),
+                                           m_flux[static_cast<std::size_t>(D)].ref(),
+                                           m_flux_src[static_cast<std::size_t>(D)].ref(),
+                                           m_eos,
+                                           m_slots,
+                                           m_case.mixture_err};
+  m_profile.run(m_exec, name, bytes, [&] {
     loopnest::for_each_cell<
         filling<Schedule, blocks_per_sm<T>::riemann, blocks_per_sm<T>::riemann_filled>>(
-        m_exec, boundaries, hllc, "loopnest_mfc::hllc_" + axis);
+        m_exec, boundaries, body, "loopnest_mfc::" + name);
   });
 }
 

@@ -99,7 +99,7 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"null_weights", value_type::logical, "F", "null WENO weights at boundaries"},
     {"weno_Re_flux", value_type::logical, "F", "WENO of viscous fluxes"},
     {"weno_avg", value_type::logical, "F", "averaged WENO states"},
-    {"riemann_solver", value_type::integer, "2", "HLLC"},
+    {"riemann_solver", value_type::integer, "1|2", "1 HLL, 2 HLLC"},
     {"wave_speeds", value_type::integer, "1", "direct wave-speed estimates"},
     {"avg_state", value_type::integer, "2", "arithmetic mean state"},
     {"low_Mach", value_type::integer, "0", "no low-Mach correction"},

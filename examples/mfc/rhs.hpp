@@ -3,7 +3,7 @@
 // schedule a template argument of every loop:
 //   conservative -> primitive on the interior; boundary conditions on the primitive variables;
 //   per direction: WENO (order 5, 3 or 1) of every variable at both boundaries of every cell
-//   (a (cell, variable) loop, s_reconstruct_cell_boundary_values), the HLLC flux at every
+//   (a (cell, variable) loop, s_reconstruct_cell_boundary_values), the HLLC or HLL flux at every
 //   boundary (a cell loop, s_riemann_solver), each direction's fluxes kept; on the domain's
 //   faces whose bc is characteristic (-5 .. -12) the fluxes and u* next to the face replaced as
 //   MFC's s_cbc replaces them (cbc.hpp, a loop over the face's cells); then the flux
@@ -197,12 +197,17 @@ struct reconstruct {
   }
 };
 
-// s_hllc_riemann_solver at the boundary between cells f and f + 1 of direction D (f = -1 .. m):
-// its left state is cell f's upper value (MFC passes qR_rs as the solver's qL), its right state
-// cell f + 1's lower value; writes the fluxes and u* in the grid's order (MFC's finalize).
-template <class T, int D>
+// MFC's riemann_solver values the port implements.
+enum class riemann_solver_kind { hll = 1, hllc = 2 };
+
+// s_hllc_riemann_solver or s_hll_riemann_solver at the boundary between cells f and f + 1 of
+// direction D (f = -1 .. m): its left state is cell f's upper value (MFC passes qR_rs as the
+// solver's qL), its right state cell f + 1's lower value; writes the fluxes and the source values
+// (MFC's flux_src: HLLC's u*, HLL's volume fractions at the boundary) in the grid's order (MFC's
+// finalize).
+template <class T, int D, riemann_solver_kind Solver>
 struct riemann {
-  loopnest::field_set_ref<T> lower, upper, flux, u_star;
+  loopnest::field_set_ref<T> lower, upper, flux, flux_src;
   stiffened_gas<T, slot_index> eos;
   slot_map slots;
   bool mixture_err;
@@ -220,15 +225,23 @@ struct riemann {
       }
     }
     T fl[max_equations] = {};
-    T us                = T(0);
-    hllc_flux<D>(eos, mixture_err, ql, qr, fl, us);
+    if constexpr (Solver == riemann_solver_kind::hll) {
+      T alpha_face[eos_max_fluids] = {};
+      hll_flux<D>(eos, mixture_err, ql, qr, fl, alpha_face);
+      for (int f = 0; f < eos_max_fluids && f < eos.index.num_fluids; ++f) {
+        flux_src(f, i, j, k) = alpha_face[f];
+      }
+    } else {
+      T us = T(0);
+      hllc_flux<D>(eos, mixture_err, ql, qr, fl, us);
+      flux_src(0, i, j, k) = us;
+    }
     LOOPNEST_MFC_UNROLL
     for (int s = 0; s < max_equations; ++s) {
       if (slots.var[s] >= 0) {
         flux(slots.var[s], i, j, k) = fl[s];
       }
     }
-    u_star(0, i, j, k) = us;
   }
 };
 
@@ -253,42 +266,61 @@ struct inverse_widths_of {
 
 // m_rhs's flux difference and volume-fraction source of every direction in one (cell, variable)
 // loop, per value in MFC's order: for each direction, rhs = (1/dx)*(F(j - 1) - F(j)), added to
-// the directions before, then for a volume fraction + (1/dx)*alpha*(u*(j) - u*(j - 1)). MFC runs
+// the directions before, then for a volume fraction + (1/dx)*alpha*(u*(j) - u*(j - 1)) after HLLC,
+// or + (1/dx)*u*(alpha_k(j - 1) - alpha_k(j)) after HLL, u the cell's primitive velocity along the
+// direction and alpha_k(j) HLL's volume fraction at boundary j (s_add_directional_advection_
+// source_terms, whose "use_standard_riemann" branch is riemann_solver = 1). MFC runs
 // one such loop per direction, storing rhs and reading it back between them; here the sum stays
 // in a register, with the same operations in the same order (a compiler may still fuse other
 // multiply-adds into FMAs here than in MFC's three loops: results agree to rounding).
 template <class T>
 struct flux_differences {
-  loopnest::field_set_ref<T> q_cons, rhs;
-  loopnest::field_set_ref<T> flux[3], u_star[3];
+  loopnest::field_set_ref<T> q_cons, q_prim, rhs;
+  loopnest::field_set_ref<T> flux[3], flux_src[3];
   int dims, first_adv;
+  bool hll;
+  int mom[3];  // the velocities' variables, which HLL's source term reads
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, int v,
                                               const inverse_widths<T>& inv_d) const {
     const bool source = v >= first_adv;
-    const T alpha     = source ? q_cons.load(v, i, j, k) : T(0);
+    const T alpha     = source && !hll ? q_cons.load(v, i, j, k) : T(0);
     // x alone starts the sum: MFC's x loop assigns rhs, and each later one adds to it.
     T r = inv_d.at[0] * flux_jump(0, i, j, k, v);
     if (source) {
-      r = r + inv_d.at[0] * alpha * u_jump(0, i, j, k);
+      r = r + source_term(0, i, j, k, v, inv_d.at[0], alpha);
     }
     for (int d = 1; d < dims; ++d) {
       r = r + inv_d.at[d] * flux_jump(d, i, j, k, v);
       if (source) {
-        r = r + inv_d.at[d] * alpha * u_jump(d, i, j, k);
+        r = r + source_term(d, i, j, k, v, inv_d.at[d], alpha);
       }
     }
     rhs(v, i, j, k) = r;
   }
 
-  // F(j - 1) - F(j) and u*(j) - u*(j - 1) along d.
+  // Volume fraction v's source term along d: HLLC's (1/dx)*alpha*(u*(j) - u*(j - 1)), HLL's
+  // (1/dx)*u*(alpha_k(j - 1) - alpha_k(j)).
+  KOKKOS_FORCEINLINE_FUNCTION T source_term(int d, int i, int j, int k, int v, T inv,
+                                            T alpha) const {
+    if (hll) {
+      const int f = v - first_adv;
+      return inv * q_prim.load(mom[d], i, j, k) *
+             (src_at(d, f, i - (d == 0 ? 1 : 0), j - (d == 1 ? 1 : 0), k - (d == 2 ? 1 : 0)) -
+              src_at(d, f, i, j, k));
+    }
+    return inv * alpha *
+           (src_at(d, 0, i, j, k) -
+            src_at(d, 0, i - (d == 0 ? 1 : 0), j - (d == 1 ? 1 : 0), k - (d == 2 ? 1 : 0)));
+  }
+
+  // F(j - 1) - F(j) along d; direction d's source value f at a boundary.
   KOKKOS_FORCEINLINE_FUNCTION T flux_jump(int d, int i, int j, int k, int v) const {
     return flux[d].load(v, i - (d == 0 ? 1 : 0), j - (d == 1 ? 1 : 0), k - (d == 2 ? 1 : 0)) -
            flux[d].load(v, i, j, k);
   }
-  KOKKOS_FORCEINLINE_FUNCTION T u_jump(int d, int i, int j, int k) const {
-    return u_star[d].load(0, i, j, k) -
-           u_star[d].load(0, i - (d == 0 ? 1 : 0), j - (d == 1 ? 1 : 0), k - (d == 2 ? 1 : 0));
+  KOKKOS_FORCEINLINE_FUNCTION T src_at(int d, int f, int i, int j, int k) const {
+    return flux_src[d].load(f, i, j, k);
   }
 };
 
@@ -380,7 +412,8 @@ struct blocks_per_sm {
 
 // The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
 // primitive variables with MFC's buff_size ghost layers, for one direction at a time the
-// reconstructed boundary values (MFC's qL_rs, qR_rs), and for each direction its fluxes and u*.
+// reconstructed boundary values (MFC's qL_rs, qR_rs), and for each direction its fluxes and source
+// values (MFC's flux_src: HLLC's u*, or HLL's volume fractions at the boundaries, one per fluid).
 template <class T>
 class five_equation_solver {
  public:
@@ -405,7 +438,8 @@ class five_equation_solver {
     for (int d = 0; d < m_dims; ++d) {
       const std::string axis = std::to_string(d);
       m_flux.push_back(make_fields(exec, "loopnest_mfc::flux" + axis, c, c.sys_size()));
-      m_u_star.push_back(make_fields(exec, "loopnest_mfc::u_star" + axis, c, 1));
+      m_flux_src.push_back(make_fields(exec, "loopnest_mfc::flux_src" + axis, c,
+                                       c.riemann_solver == 1 ? c.num_fluids : 1));
       const axis_grid& a = g.axis[d];
       // Along x the coefficients go in columns, along y and z as records (coefficient_columns).
       if (c.weno_order == 5 && d == 0) {
@@ -443,7 +477,8 @@ class five_equation_solver {
       cells *= c.axis[d].cells_minus_one + 1.0 + 2.0 * buff_size;
     }
     return cells * static_cast<double>(sizeof(T)) *
-           ((6.0 + c.num_dims) * c.sys_size() + c.num_dims);
+           ((6.0 + c.num_dims) * c.sys_size() +
+            c.num_dims * (c.riemann_solver == 1 ? c.num_fluids : 1.0));
   }
 
   const fields& state() const { return m_q0; }
@@ -526,7 +561,7 @@ class five_equation_solver {
   case_config m_case;
   int m_dims;
   fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper;
-  std::vector<fields> m_flux, m_u_star;  // one of each per direction
+  std::vector<fields> m_flux, m_flux_src;  // one of each per direction
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
   Kokkos::View<weno5_coefficients<T>*> m_weno5[3];  // y and z
@@ -658,10 +693,14 @@ class five_equation_solver {
     }
   }
 
-  // WENO and HLLC along D: the fluxes and u* of direction D. Defined in direction.hpp and
-  // compiled once per precision, schedule and axis (loopnest_mfc_solver).
+  // WENO and the Riemann solver along D: the fluxes and source values of direction D. Defined in
+  // direction.hpp and compiled once per precision, schedule and axis (loopnest_mfc_solver).
   template <class Schedule, int D>
   void direction_along();
+
+  // The Riemann solver's loop over direction D's boundaries, profiled as `name`.
+  template <class Schedule, int D, detail::riemann_solver_kind Solver>
+  void riemann_sweep(const loopnest::box<3>& boundaries, const std::string& name, double bytes);
 
   // MFC's s_cbc on the faces of direction d whose bc is characteristic (-5 .. -12): the fluxes
   // and u* at the face and at the first faces inside it replaced. Defined in cbc.hpp and compiled
@@ -672,18 +711,23 @@ class five_equation_solver {
   // rhs from every direction's fluxes (detail::flux_differences).
   template <class Schedule>
   void flux_differences(const fields& q, const fields& rhs) {
-    detail::flux_differences<T> body{q.ref(), rhs.ref(), {},
-                                     {},      m_dims,    equations_of(m_case).adv(0)};
+    const equation_index ix = equations_of(m_case);
+    detail::flux_differences<T> body{q.ref(), m_prim.ref(), rhs.ref(), {},
+                                     {},      m_dims,       ix.adv(0), m_case.riemann_solver == 1,
+                                     {}};
     detail::inverse_widths_of<T> widths{{}, m_dims};
     for (int d = 0; d < m_dims; ++d) {
-      body.flux[d]   = m_flux[static_cast<std::size_t>(d)].ref();
-      body.u_star[d] = m_u_star[static_cast<std::size_t>(d)].ref();
-      widths.inv[d]  = m_inv_d[d];
+      body.flux[d]     = m_flux[static_cast<std::size_t>(d)].ref();
+      body.flux_src[d] = m_flux_src[static_cast<std::size_t>(d)].ref();
+      body.mom[d]      = ix.mom(d);
+      widths.inv[d]    = m_inv_d[d];
     }
-    // Reads each direction's fluxes and u*, and alpha; writes rhs.
-    const double bytes =
-        cells() * sizeof(T) *
-        ((m_dims + 1.0) * sys_size() + m_dims + static_cast<double>(m_case.num_fluids));
+    // Reads each direction's fluxes and source values, and alpha (HLLC) or the velocities (HLL);
+    // writes rhs.
+    const double sources = m_case.riemann_solver == 1
+                               ? m_dims * (m_case.num_fluids + 1.0)
+                               : m_dims + static_cast<double>(m_case.num_fluids);
+    const double bytes   = cells() * sizeof(T) * ((m_dims + 1.0) * sys_size() + sources);
     m_profile.run(m_exec, "flux_difference", bytes, [&] {
       loopnest::for_each_cell_var<bounded<Schedule, blocks_per_sm<T>::difference>>(
           m_exec, m_q0.interior(), sys_size(), loopnest::per_cell(widths), body,

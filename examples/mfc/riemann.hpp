@@ -1,8 +1,9 @@
-// MFC's HLLC Riemann solver for the five-equation model (src/simulation/m_riemann_solvers.fpp,
-// s_hllc_riemann_solver, the "5-EQUATION MODEL WITH HLLC" branch) at one cell boundary:
-// wave_speeds = 1 (Davis' estimates), avg_state = 2 (whose average state only feeds speeds that
-// wave_speeds = 1 does not use), low_Mach = 0, alt_soundspeed = F. The order of operations is
-// MFC's, term for term.
+// MFC's HLLC and HLL Riemann solvers for the five-equation model at one cell boundary
+// (src/simulation/m_riemann_solvers.fpp: s_hllc_riemann_solver, the "5-EQUATION MODEL WITH HLLC"
+// branch; s_hll_riemann_solver as read at MFC e8bc4d31, inviscid, without bubbles, elasticity,
+// MHD or chemistry): wave_speeds = 1 (Davis' estimates), avg_state = 2 (whose average state only
+// feeds speeds that wave_speeds = 1 does not use), low_Mach = 0, alt_soundspeed = F. The order of
+// operations is MFC's, term for term.
 #ifndef LOOPNEST_MFC_RIEMANN_HPP
 #define LOOPNEST_MFC_RIEMANN_HPP
 
@@ -31,13 +32,13 @@ KOKKOS_FORCEINLINE_FUNCTION T speed_of_sound(T rho, T gamma, T enthalpy, T vel_s
 }
 
 // One side's reconstructed state q (sys_size primitive values), clipped as HLLC clips it with
-// mpp_lim, and its mixture, energy and enthalpy.
+// mpp_lim, and its mixture, energy and enthalpy (HLL computes them alike from clipped copies).
 template <class T, class Index>
-struct hllc_side {
+struct riemann_side {
   T rho = T(0), gamma = T(0), pi_inf = T(0), qv = T(0);
   T vel_rms = T(0), pres, energy, enthalpy;
 
-  KOKKOS_FORCEINLINE_FUNCTION hllc_side(const stiffened_gas<T, Index>& eos, T* q) {
+  KOKKOS_FORCEINLINE_FUNCTION riemann_side(const stiffened_gas<T, Index>& eos, T* q) {
     const Index& ix = eos.index;
     const int nf    = ix.num_fluids;
     for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
@@ -75,8 +76,8 @@ template <int Dir, class T, class Index>
 KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, bool mixture_err,
                                            T* ql, T* qr, T* flux, T& u_star) {
   const Index& ix = eos.index;
-  const hllc_side<T, Index> l(eos, ql);
-  const hllc_side<T, Index> r(eos, qr);
+  const riemann_side<T, Index> l(eos, ql);
+  const riemann_side<T, Index> r(eos, qr);
   const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
   const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
   const T u_l = ql[ix.mom(Dir)];
@@ -121,6 +122,60 @@ KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, b
     flux[ix.adv(k)] = xi_m * ql[ix.adv(k)] * w_l + xi_p * qr[ix.adv(k)] * w_r;
   }
   u_star = xi_m * w_l + xi_p * w_r;
+}
+
+// The HLL flux through the boundary between ql (lower side) and qr (upper side) whose normal is
+// direction Dir: flux[sys_size] and the volume fractions at the boundary, alpha_face[num_fluids],
+// that the volume-fraction source term differences (MFC's flux_src(advxb:advxe)). MFC clips
+// copies of the partial densities and volume fractions with mpp_lim: the mass, momentum and energy
+// fluxes see the clipped ones, the volume fractions' flux and alpha_face the reconstructed ones as
+// they are. ql and qr are clipped in place (their volume fractions are read first). MFC's
+// vel_src_rs (its "Div(U)?" velocities) and s_S feed no term of this model: not computed.
+template <int Dir, class T, class Index>
+KOKKOS_FORCEINLINE_FUNCTION void hll_flux(const stiffened_gas<T, Index>& eos, bool mixture_err,
+                                          T* ql, T* qr, T* flux, T* alpha_face) {
+  const Index& ix = eos.index;
+  const int nf    = ix.num_fluids;
+  T alpha_l[eos_max_fluids];
+  T alpha_r[eos_max_fluids];
+  for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+    alpha_l[k] = ql[ix.adv(k)];
+    alpha_r[k] = qr[ix.adv(k)];
+  }
+  const riemann_side<T, Index> l(eos, ql);
+  const riemann_side<T, Index> r(eos, qr);
+  const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
+  const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
+  const T u_l = ql[ix.mom(Dir)];
+  const T u_r = qr[ix.mom(Dir)];
+
+  const T s_l = fortran_min(u_l - c_l, u_r - c_r);
+  const T s_r = fortran_max(u_r + c_r, u_l + c_l);
+  const T s_m = fortran_min(T(0), s_l);
+  const T s_p = fortran_max(T(0), s_r);
+
+  for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+    flux[ix.cont(k)] = (s_m * qr[ix.cont(k)] * u_r - s_p * ql[ix.cont(k)] * u_l +
+                        s_m * s_p * (ql[ix.cont(k)] - qr[ix.cont(k)])) /
+                       (s_m - s_p);
+  }
+  // MFC adds (s_M/s_L)*(s_P/s_R)*pcorr*(...) with pcorr = 0 when low_Mach = 0: a zero.
+  for (int d = 0; d < 3 && d < ix.num_dims; ++d) {
+    const T flg = d == Dir ? T(1) : T(0);
+    const T v_l = ql[ix.mom(d)];
+    const T v_r = qr[ix.mom(d)];
+    flux[ix.mom(d)] =
+        (s_m * (r.rho * u_r * v_r + flg * r.pres) - s_p * (l.rho * u_l * v_l + flg * l.pres) +
+         s_m * s_p * (l.rho * v_l - r.rho * v_r)) /
+        (s_m - s_p);
+  }
+  flux[ix.energy()] = (s_m * u_r * (r.energy + r.pres) - s_p * u_l * (l.energy + l.pres) +
+                       s_m * s_p * (l.energy - r.energy)) /
+                      (s_m - s_p);
+  for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
+    flux[ix.adv(k)] = (alpha_l[k] - alpha_r[k]) * s_m * s_p / (s_m - s_p);
+    alpha_face[k]   = (s_m * alpha_r[k] - s_p * alpha_l[k]) / (s_m - s_p);
+  }
 }
 
 }  // namespace loopnest_mfc

@@ -27,7 +27,7 @@ namespace loopnest_mfc {
 // The largest ICFL of steps of `step` over the interior cells of the conservative state `cons`
 // (the case's variables, MFC's order) of case c on grid g, in precision T: MFC's icfl_max_loc,
 // this rank's. q_prim_vf is the simulation's conversion (conversion_site::simulation), the
-// enthalpy and sound speed HLLC's (hllc_side, speed_of_sound), MFC's dx(j) in precision T.
+// enthalpy and sound speed HLLC's (riemann_side, speed_of_sound), MFC's dx(j) in precision T.
 template <class Schedule, class T, class ExecutionSpace>
 T max_icfl(const ExecutionSpace& exec, const loopnest::field_set<T>& cons, const case_config& c,
            const grid& g, double step) {
@@ -58,7 +58,7 @@ T max_icfl(const ExecutionSpace& exec, const loopnest::field_set<T>& cons, const
         T p[max_equations]  = {};
         slots.load(q, i, j, k, qc);
         conservative_to_primitive(eos, qc, p, conversion_site::simulation);
-        const hllc_side<T, slot_index> cell(eos, p);
+        const riemann_side<T, slot_index> cell(eos, p);
         const T sound =
             speed_of_sound(cell.rho, cell.gamma, cell.enthalpy, cell.vel_rms, cell.qv, mixture_err);
         // |u| + c along each direction (Fortran's abs).

@@ -225,9 +225,15 @@ TEST(mfc_case, reads_enumerations_by_the_names_mfcs_toolchain_writes) {
   EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=hlc"}),
             "--override riemann_solver=hlc: 'riemann_solver' = 'hlc' is not one of MFC's names "
             "for it (hll = 1, hllc = 2, hlld = 4, lax_friedrichs = 5)");
-  EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=hll"}),
+  EXPECT_EQ(read_text(shock_tube(), {"riemann_solver=hll"}).riemann_solver, 1);
+  EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=hlld"}),
+            "--override riemann_solver=hlld: 'riemann_solver' = 'hlld' (4) is not implemented by "
+            "this port (it implements 1 or 2: 1 HLL, 2 HLLC)");
+  // HLL's volume fractions at a characteristic face are not replaced as MFC's s_cbc does.
+  EXPECT_EQ(error_of(shock_tube(), {"riemann_solver=hll", "bc_x%end=-8"}),
             "--override riemann_solver=hll: 'riemann_solver' = 'hll' (1) is not implemented by "
-            "this port (it implements 2: HLLC)");
+            "this port with characteristic boundaries (bc_x%end = -8): it implements them with "
+            "HLLC (2)");
   EXPECT_EQ(error_of(shock_tube("", R"("fluid_pp(1)%eos": "jwl")")),
             "case.json:2:3: 'fluid_pp(1)%eos' = 'jwl' (4) is not implemented by this port (it "
             "implements 1 or 2: stiffened gas, ideal gas (pi_inf 0))");

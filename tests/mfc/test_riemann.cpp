@@ -1,6 +1,7 @@
 // loopnest-mfc's HLLC flux (examples/mfc/riemann.hpp) against Toro's HLLC written out in its
 // textbook form, F_K + S_K (U*_K - U_K), for the five-equation model: two fluids, three
-// directions, the normal along y, and each of the four wave configurations.
+// directions, the normal along y, and each of the four wave configurations; its HLL flux against
+// Toro's HLL, (S_R F_L - S_L F_R + S_L S_R (U_R - U_L))/(S_R - S_L) when S_L < 0 < S_R.
 #include <gtest/gtest.h>
 #include <riemann.hpp>
 
@@ -152,6 +153,63 @@ TEST(mfc_riemann, hllc_is_toros_flux_in_every_wave_configuration) {
   water_right.vel[1] = -0.1;
   EXPECT_EQ(check(air_left, water_right, "high pressure on the right"), 2);
   EXPECT_EQ(check(water_back, air_back, "supersonic to -y"), 3);
+}
+
+// Checks hll_flux against Toro's HLL flux of the conserved variables; the volume fractions, which
+// MFC's HLL advects in non-conservative form, get the flux's S_L S_R (a_R - a_L)/(S_R - S_L)
+// term and the value at the boundary (S_R a_L - S_L a_R)/(S_R - S_L) (the upwind side's alone
+// when both waves go one way). Returns the configuration: 0 all from the left, 1 both sides, 2 all
+// from the right.
+int check_hll(const state& left, const state& right, const char* what) {
+  constexpr int dir = 1;
+  const eos_t eos   = water_and_air();
+  const textbook_side l(eos, left, dir), r(eos, right, dir);
+  const double s_l      = std::min(l.un - l.c, r.un - r.c);
+  const double s_r      = std::max(r.un + r.c, l.un + l.c);
+  const int config      = s_l >= 0 ? 0 : s_r > 0 ? 1 : 2;
+  const double s_m      = std::min(0.0, s_l);
+  const double s_p      = std::max(0.0, s_r);
+  double expected[nvar] = {};
+  for (int v = 0; v < nvar; ++v) {
+    expected[v] = config == 0 ? l.f[v]
+                  : config == 2
+                      ? r.f[v]
+                      : (s_r * l.f[v] - s_l * r.f[v] + s_l * s_r * (r.u[v] - l.u[v])) / (s_r - s_l);
+  }
+  double alpha_face[2] = {};
+  for (int k = 0; k < 2; ++k) {
+    const int a   = slot_index::adv(k);
+    expected[a]   = (s_m * s_p * (r.u[a] - l.u[a])) / (s_p - s_m);
+    alpha_face[k] = (s_p * left.alpha[k] - s_m * right.alpha[k]) / (s_p - s_m);
+  }
+
+  double ql[nvar] = {}, qr[nvar] = {}, flux[nvar] = {}, face[2] = {};
+  to_slots(left, ql);
+  to_slots(right, qr);
+  loopnest_mfc::hll_flux<dir>(eos, false, ql, qr, flux, face);
+  SCOPED_TRACE(what);
+  for (int v = 0; v < nvar; ++v) {
+    SCOPED_TRACE("slot " + std::to_string(v));
+    EXPECT_NEAR(flux[v], expected[v], 1e-12 * (1.0 + std::abs(expected[v])));
+  }
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_NEAR(face[k], alpha_face[k], 1e-12);
+  }
+  return config;
+}
+
+TEST(mfc_riemann, hll_is_toros_flux_in_every_wave_configuration) {
+  const state water{{600.0, 0.4}, {0.2, 0.3, -0.1}, 100.0, {0.6, 0.4}};
+  const state air{{300.0, 0.7}, {-0.3, 0.1, 0.4}, 50.0, {0.3, 0.7}};
+  state water_fast = water, air_fast = air;
+  water_fast.vel[1] = 3.0;
+  air_fast.vel[1]   = 3.0;
+  state water_back = water, air_back = air;
+  water_back.vel[1] = -3.0;
+  air_back.vel[1]   = -3.0;
+  EXPECT_EQ(check_hll(water_fast, air_fast, "supersonic to +y"), 0);
+  EXPECT_EQ(check_hll(water, air, "subsonic"), 1);
+  EXPECT_EQ(check_hll(water_back, air_back, "supersonic to -y"), 2);
 }
 
 }  // namespace
