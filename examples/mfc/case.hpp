@@ -441,8 +441,9 @@ class case_builder {
       // within grcbc_out.
       const auto needs = [&](const char* key, int bc, bool acts) {
         if (logical_or(b + key, false) && a.bc_beg != bc && a.bc_end != bc) {
-          refuse(need(b + key), "needs " + b + "beg or " + b + "end = " + std::to_string(bc) +
-                                    ", the face it relaxes");
+          std::string why = "needs " + b;
+          why += "beg or " + b + "end = " + std::to_string(bc) + ", the face it relaxes";
+          refuse(need(b + key), why);
         }
         if (acts) {
           read.push_back(b + key);

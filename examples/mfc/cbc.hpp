@@ -472,7 +472,9 @@ void five_equation_solver<T>::characteristic_boundaries(int d) {
     }
     grcbc.pres_in  = static_cast<T>(a.pres_in);
     grcbc.pres_out = static_cast<T>(a.pres_out);
-    for (int k = 0; k < eos_max_fluids && k < max_fluids; ++k) {
+    static_assert(max_fluids <= eos_max_fluids,
+                  "cbc.hpp: the case's fluids must fit the equation of state's arrays.");
+    for (int k = 0; k < max_fluids; ++k) {
       grcbc.alpha_rho_in[k] = static_cast<T>(a.alpha_rho_in[k]);
       grcbc.alpha_in[k]     = static_cast<T>(a.alpha_in[k]);
     }

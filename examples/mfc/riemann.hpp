@@ -67,6 +67,27 @@ struct riemann_side {
   }
 };
 
+// What both of MFC's solvers start from: the normal velocities of the two sides, the wave speeds
+// of wave_speeds = 1 (the extreme characteristic speeds of the two sides), and s_m = min(0, s_l),
+// s_p = max(0, s_r).
+template <int Dir, class T>
+struct wave_speeds {
+  T u_l, u_r, s_l, s_r, s_m, s_p;
+
+  template <class Index>
+  KOKKOS_FORCEINLINE_FUNCTION wave_speeds(const riemann_side<T, Index>& l,
+                                          const riemann_side<T, Index>& r, const T* ql, const T* qr,
+                                          const Index& ix, bool mixture_err)
+      : u_l(ql[ix.mom(Dir)]), u_r(qr[ix.mom(Dir)]) {
+    const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
+    const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
+    s_l         = fortran_min(u_l - c_l, u_r - c_r);
+    s_r         = fortran_max(u_r + c_r, u_l + c_l);
+    s_m         = fortran_min(T(0), s_l);
+    s_p         = fortran_max(T(0), s_r);
+  }
+};
+
 // The HLLC flux through the boundary between the states ql (lower side) and qr (upper side)
 // whose normal is direction Dir (a template argument, so that the normal velocity's place in
 // q is known at compile time and the states stay in registers): flux[sys_size] and the boundary
@@ -78,17 +99,9 @@ KOKKOS_FORCEINLINE_FUNCTION void hllc_flux(const stiffened_gas<T, Index>& eos, b
   const Index& ix = eos.index;
   const riemann_side<T, Index> l(eos, ql);
   const riemann_side<T, Index> r(eos, qr);
-  const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
-  const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
-  const T u_l = ql[ix.mom(Dir)];
-  const T u_r = qr[ix.mom(Dir)];
-
-  const T s_l = fortran_min(u_l - c_l, u_r - c_r);
-  const T s_r = fortran_max(u_r + c_r, u_l + c_l);
+  const auto [u_l, u_r, s_l, s_r, s_m, s_p] = wave_speeds<Dir, T>(l, r, ql, qr, ix, mixture_err);
   const T s_s = (r.pres - l.pres + l.rho * u_l * (s_l - u_l) - r.rho * u_r * (s_r - u_r)) /
                 (l.rho * (s_l - u_l) - r.rho * (s_r - u_r));
-  const T s_m  = fortran_min(T(0), s_l);
-  const T s_p  = fortran_max(T(0), s_r);
   const T xi_l = (s_l - u_l) / (s_l - s_s);
   const T xi_r = (s_r - u_r) / (s_r - s_s);
   const T xi_m = T(5.e-1) + sign_half(s_s);
@@ -144,15 +157,7 @@ KOKKOS_FORCEINLINE_FUNCTION void hll_flux(const stiffened_gas<T, Index>& eos, bo
   }
   const riemann_side<T, Index> l(eos, ql);
   const riemann_side<T, Index> r(eos, qr);
-  const T c_l = speed_of_sound(l.rho, l.gamma, l.enthalpy, l.vel_rms, l.qv, mixture_err);
-  const T c_r = speed_of_sound(r.rho, r.gamma, r.enthalpy, r.vel_rms, r.qv, mixture_err);
-  const T u_l = ql[ix.mom(Dir)];
-  const T u_r = qr[ix.mom(Dir)];
-
-  const T s_l = fortran_min(u_l - c_l, u_r - c_r);
-  const T s_r = fortran_max(u_r + c_r, u_l + c_l);
-  const T s_m = fortran_min(T(0), s_l);
-  const T s_p = fortran_max(T(0), s_r);
+  const auto [u_l, u_r, s_l, s_r, s_m, s_p] = wave_speeds<Dir, T>(l, r, ql, qr, ix, mixture_err);
 
   for (int k = 0; k < eos_max_fluids && k < nf; ++k) {
     flux[ix.cont(k)] = (s_m * qr[ix.cont(k)] * u_r - s_p * ql[ix.cont(k)] * u_l +

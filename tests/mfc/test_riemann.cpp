@@ -136,23 +136,29 @@ int check(const state& left, const state& right, const char* what) {
   return config;
 }
 
+// Water-rich and air-rich states (sound speeds about 0.5), and both moving at 3 along the
+// normal, y (vel[1]), or at -3: supersonic either way.
+struct wave_states {
+  state water{{600.0, 0.4}, {0.2, 0.3, -0.1}, 100.0, {0.6, 0.4}};
+  state air{{300.0, 0.7}, {-0.3, 0.1, 0.4}, 50.0, {0.3, 0.7}};
+  state water_fast = moving(water, 3.0), air_fast = moving(air, 3.0);
+  state water_back = moving(water, -3.0), air_back = moving(air, -3.0);
+
+  static state moving(state s, double v) {
+    s.vel[1] = v;
+    return s;
+  }
+};
+
 TEST(mfc_riemann, hllc_is_toros_flux_in_every_wave_configuration) {
-  // Water-rich and air-rich states (sound speeds about 0.5); the normal is y (vel[1]).
-  const state water{{600.0, 0.4}, {0.2, 0.3, -0.1}, 100.0, {0.6, 0.4}};
-  const state air{{300.0, 0.7}, {-0.3, 0.1, 0.4}, 50.0, {0.3, 0.7}};
-  state water_fast = water, air_fast = air;
-  water_fast.vel[1] = 3.0;
-  air_fast.vel[1]   = 3.0;
-  state water_back = water, air_back = air;
-  water_back.vel[1] = -3.0;
-  air_back.vel[1]   = -3.0;
-  EXPECT_EQ(check(water_fast, air_fast, "supersonic to +y"), 0);
-  EXPECT_EQ(check(water, air, "high pressure on the left"), 1);
-  state air_left = air, water_right = water;
+  const wave_states w;
+  EXPECT_EQ(check(w.water_fast, w.air_fast, "supersonic to +y"), 0);
+  EXPECT_EQ(check(w.water, w.air, "high pressure on the left"), 1);
+  state air_left = w.air, water_right = w.water;
   air_left.vel[1]    = -0.3;
   water_right.vel[1] = -0.1;
   EXPECT_EQ(check(air_left, water_right, "high pressure on the right"), 2);
-  EXPECT_EQ(check(water_back, air_back, "supersonic to -y"), 3);
+  EXPECT_EQ(check(w.water_back, w.air_back, "supersonic to -y"), 3);
 }
 
 // Checks hll_flux against Toro's HLL flux of the conserved variables; the volume fractions, which
@@ -199,17 +205,10 @@ int check_hll(const state& left, const state& right, const char* what) {
 }
 
 TEST(mfc_riemann, hll_is_toros_flux_in_every_wave_configuration) {
-  const state water{{600.0, 0.4}, {0.2, 0.3, -0.1}, 100.0, {0.6, 0.4}};
-  const state air{{300.0, 0.7}, {-0.3, 0.1, 0.4}, 50.0, {0.3, 0.7}};
-  state water_fast = water, air_fast = air;
-  water_fast.vel[1] = 3.0;
-  air_fast.vel[1]   = 3.0;
-  state water_back = water, air_back = air;
-  water_back.vel[1] = -3.0;
-  air_back.vel[1]   = -3.0;
-  EXPECT_EQ(check_hll(water_fast, air_fast, "supersonic to +y"), 0);
-  EXPECT_EQ(check_hll(water, air, "subsonic"), 1);
-  EXPECT_EQ(check_hll(water_back, air_back, "supersonic to -y"), 2);
+  const wave_states w;
+  EXPECT_EQ(check_hll(w.water_fast, w.air_fast, "supersonic to +y"), 0);
+  EXPECT_EQ(check_hll(w.water, w.air, "subsonic"), 1);
+  EXPECT_EQ(check_hll(w.water_back, w.air_back, "supersonic to -y"), 2);
 }
 
 }  // namespace
