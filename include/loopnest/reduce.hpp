@@ -32,7 +32,7 @@ struct is_reducer<Reducer, std::void_t<typename Reducer::value_type,
 
 // Where the last level of a reduction on Memory writes its result: memory the host reads after
 // a fence, with no copy to wait for (Kokkos' own reductions do the same), or Memory itself where
-// the backend offers no such memory here.
+// this header names no such memory for the backend (only CUDA, the one measured).
 template <class Memory>
 struct reduction_result_memory {
   using type = Memory;
@@ -41,12 +41,6 @@ struct reduction_result_memory {
 template <>
 struct reduction_result_memory<Kokkos::CudaSpace> {
   using type = Kokkos::CudaHostPinnedSpace;
-};
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-template <>
-struct reduction_result_memory<Kokkos::HIPSpace> {
-  using type = Kokkos::HIPHostPinnedSpace;
 };
 #endif
 template <class Memory>
