@@ -284,6 +284,19 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -12, "bc_x%end": -12}, {"t_step_stop": 50, "t_step_save": 50}],
         "0f3e5a3cf45c86ff24f3d700aec983e0b1d0814d",
     ),
+    # The shock tube itself, extrapolation at both ends and WENO5 (bc=-3 and weno_order=5 are
+    # get_dimensions()'s and BASE_CFG's own): two traces of one case, of MFC's earlier BASE_CFG
+    # (50 steps), whose goldens at their commits hold the same values.
+    "2AB32975": (
+        "1D -> bc=-3",
+        [ONE_D, {"bc_x%beg": -3, "bc_x%end": -3}, {"t_step_stop": 50, "t_step_save": 50}],
+        "d3b2db3651f5da85d61c613097c5b7428569514f",
+    ),
+    "7789B55A": (
+        "1D -> weno_order=5",
+        [ONE_D, {"weno_order": 5}, {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
