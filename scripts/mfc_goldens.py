@@ -297,6 +297,13 @@ TESTS = {
         [ONE_D, {"weno_order": 5}, {"t_step_stop": 50, "t_step_save": 50}],
         "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
     ),
+    # C4907722's two ideal gases with HLLC and mixture_err in place of mpp_lim, 50 steps; the
+    # volume fractions stay within [0, 1], so mixture_err never acts.
+    "3A8359F6": (
+        "1D -> 2 Fluid(s) -> riemann_solver=2 -> mixture_err",
+        [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
