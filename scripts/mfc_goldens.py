@@ -304,6 +304,12 @@ TESTS = {
         [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
     ),
+    # The same with HLL (1CCA82F5's case with mixture_err in place of mpp_lim), 50 steps.
+    "1E738705": (
+        "1D -> 2 Fluid(s) -> riemann_solver=1 -> mixture_err",
+        [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "39c5fc138efb067583457013a57144e0dbe4f6bd",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
