@@ -310,6 +310,13 @@ TESTS = {
         [ONE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "39c5fc138efb067583457013a57144e0dbe4f6bd",
     ),
+    # The force-free subsonic outflow (-9), of MFC's earlier BASE_CFG likewise; in a state at rest
+    # its L is the slip wall's (3AE495F4), so that it is told apart from -5 by neither golden.
+    "C5B79059": (
+        "1D -> bc=-9",
+        [ONE_D, {"bc_x%beg": -9, "bc_x%end": -9}, {"t_step_stop": 50, "t_step_save": 50}],
+        "8df5782fbdc3cab8fde79bd1fc799c3005ac8412",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
