@@ -317,6 +317,12 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -9, "bc_x%end": -9}, {"t_step_stop": 50, "t_step_save": 50}],
         "8df5782fbdc3cab8fde79bd1fc799c3005ac8412",
     ),
+    # The non-reflecting subsonic outflow (-8), likewise.
+    "AED93D34": (
+        "1D -> bc=-8",
+        [ONE_D, {"bc_x%beg": -8, "bc_x%end": -8}, {"t_step_stop": 50, "t_step_save": 50}],
+        "bb510ae3f7f3ff3ba042bfbd59f0356825459d8c",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
