@@ -323,6 +323,12 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -8, "bc_x%end": -8}, {"t_step_stop": 50, "t_step_save": 50}],
         "bb510ae3f7f3ff3ba042bfbd59f0356825459d8c",
     ),
+    # The supersonic inflow (-11), likewise: it holds the first cell's state.
+    "A60691E7": (
+        "1D -> bc=-11",
+        [ONE_D, {"bc_x%beg": -11, "bc_x%end": -11}, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
