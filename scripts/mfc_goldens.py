@@ -329,6 +329,13 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -11, "bc_x%end": -11}, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The constant-pressure subsonic outflow (-10), likewise; its golden at 08aa2094 differs at the
+    # end face (docs/mfc.md), this one is at rest there.
+    "727F72ED": (
+        "1D -> bc=-10",
+        [ONE_D, {"bc_x%beg": -10, "bc_x%end": -10}, {"t_step_stop": 50, "t_step_save": 50}],
+        "92b4cc8a902b8dcf5aa3dfdc920d76e101268587",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
