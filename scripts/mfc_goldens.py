@@ -336,6 +336,12 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -10, "bc_x%end": -10}, {"t_step_stop": 50, "t_step_save": 50}],
         "92b4cc8a902b8dcf5aa3dfdc920d76e101268587",
     ),
+    # The non-reflecting subsonic inflow (-7), likewise, at 2AB32975's commit.
+    "48CCE072": (
+        "1D -> bc=-7",
+        [ONE_D, {"bc_x%beg": -7, "bc_x%end": -7}, {"t_step_stop": 50, "t_step_save": 50}],
+        "d3b2db3651f5da85d61c613097c5b7428569514f",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
