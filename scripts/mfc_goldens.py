@@ -20,11 +20,12 @@ a value passes if its absolute error or its relative error is at most the test's
                                           of the files the port writes; a 2D or 3D file whose
                                           columns along the last axis are all the same as '*N'
                                           and one column), for every test in TESTS
-  mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] GOLDEN_DIR
-                                          runs EXE on GOLDEN_DIR/case.json in DIR and compares
-                                          every value of its D/ files with GOLDEN_DIR/golden.txt
-                                          as MFC does (within TOL, MFC's 1e-12 by default); exit
-                                          status 1 on a mismatch
+  mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]... GOLDEN_DIR
+                                          runs EXE on GOLDEN_DIR/case.json in DIR (with each ARG
+                                          after its own arguments) and compares every value of
+                                          its D/ files with GOLDEN_DIR/golden.txt as MFC does
+                                          (within TOL, MFC's 1e-12 by default); exit status 1 on
+                                          a mismatch
 
 The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
 TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC);
@@ -481,7 +482,7 @@ def read_run(case_dir):
     return entries
 
 
-def check(tool, work, golden_dir, tolerance=TOLERANCE):
+def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=()):
     golden = {}
     with open(os.path.join(golden_dir, "golden.txt"), encoding="utf-8") as f:
         lines = [line for line in f if not line.startswith("#")]
@@ -490,7 +491,7 @@ def check(tool, work, golden_dir, tolerance=TOLERANCE):
         golden[fields[0]] = unpacked_values(fields[1:])
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    run = subprocess.run([tool, os.path.join(golden_dir, "case.json"), "--case-dir", work], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    run = subprocess.run([tool, os.path.join(golden_dir, "case.json"), "--case-dir", work, *tool_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     if run.returncode != 0:
         print(run.stdout)
         print(f"FAIL: {tool} exited with status {run.returncode}")
@@ -557,12 +558,13 @@ def main():
     p_check.add_argument("--tool", required=True)
     p_check.add_argument("--work", required=True)
     p_check.add_argument("--tolerance", type=float, default=TOLERANCE, help="absolute or relative, per value (MFC's %(default)g)")
+    p_check.add_argument("--tool-arg", action="append", default=[], help="one more argument for the tool (repeatable; --tool-arg=--sweep)")
     p_check.add_argument("golden_dir")
     args = parser.parse_args()
     if args.command == "reduce":
         reduce(args.mfc_dir, args.out_dir)
         return 0
-    return check(args.tool, args.work, args.golden_dir, args.tolerance)
+    return check(args.tool, args.work, args.golden_dir, args.tolerance, args.tool_arg)
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ void print_usage(std::FILE* to) {
   std::fprintf(
       to,
       "usage: loopnest-mfc CASE.json [--override KEY=VALUE]... [--case-dir DIR]\n"
-      "                    [--precision fp64|fp32] [--schedule SCHEDULE] [--profile]\n"
+      "                    [--precision fp64|fp32] [--schedule SCHEDULE] [--sweep] [--profile]\n"
       "                    [--output-format mfc|vtk|both|binary] [--no-output]\n"
       "       loopnest-mfc --list-parameters\n"
       "Reads the JSON dictionary an MFC case.py prints (python3 case.py > CASE.json) for\n"
@@ -94,6 +94,9 @@ void print_usage(std::FILE* to) {
       "  --precision P         fp64 (default) or fp32: the scalar type of the whole run\n"
       "  --schedule S          how every loop maps onto the device: collapse3 (default),\n"
       "                        collapse4, flat or automatic (loopnest's schedules)\n"
+      "  --sweep               each direction's WENO and Riemann solver as one loopnest::sweep,\n"
+      "                        the reconstructed values in team scratch instead of memory\n"
+      "                        (the same bits); the other loops as --schedule says\n"
       "  --profile             fence and time every loop; print each loop's time and its share\n"
       "                        of the copy bandwidth measured in the same run\n"
       "  --output-format F     what D/ gets: mfc (default), MFC's text files; vtk, VTK XML\n"
@@ -187,6 +190,7 @@ struct options {
   std::string precision              = "fp64";
   std::string schedule               = "collapse3";
   bool profile                       = false;
+  bool sweep                         = false;
   bool output                        = true;
   loopnest_mfc::output_format format = loopnest_mfc::output_format::mfc;
   std::string transport              = "mpi_host";
@@ -257,6 +261,8 @@ options parse_arguments(int argc, char* argv[]) {
       continue;  // Kokkos' own options, read by Kokkos::initialize
     } else if (arg == "--profile") {
       o.profile = true;
+    } else if (arg == "--sweep") {
+      o.sweep = true;
     } else if (arg == "--no-output") {
       o.output = false;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -783,9 +789,9 @@ bool print_summary(const loopnest_mfc::case_config& c, const options& o,
   std::printf("CASE=%s\nDIMENSIONS=%d\nCELLS=%d %d %d\nFLUIDS=%d\nEQUATIONS=%d\nPATCHES=%zu\n",
               c.source.c_str(), c.num_dims, c.m() + 1, c.n() + 1, c.p() + 1, c.num_fluids,
               c.sys_size(), c.patches.size());
-  std::printf("PRECISION=%s\nSCHEDULE=%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
-              o.precision.c_str(), o.schedule.c_str(), r.steps, r.timed_steps, files,
-              o.case_dir.c_str());
+  std::printf("PRECISION=%s\nSCHEDULE=%s%s\nSTEPS=%d\nTIMED_STEPS=%d\nFILES=%zu\nOUTPUT=%s/D\n",
+              o.precision.c_str(), o.schedule.c_str(), o.sweep ? " (directions as sweeps)" : "",
+              r.steps, r.timed_steps, files, o.case_dir.c_str());
   std::printf("REPLACED=%d\nTIME=%.17g\n", replaced, r.time);
 #ifdef LOOPNEST_MFC_MPI
   if (site.distributed != nullptr) {
@@ -925,6 +931,7 @@ int run_tool(int argc, char* argv[]) {
   const loopnest_mfc::rank_set ranks{};
   const int rank_count = 1;
 #endif
+  site.sweep = o.sweep;
   std::optional<loopnest_mfc::initial_condition> ic;
   if (!agreed([&] {
         const double device_bytes =

@@ -27,6 +27,7 @@
 #include <loopnest/field_set.hpp>
 #include <loopnest/for_each.hpp>
 #include <loopnest/ghost_fill.hpp>
+#include <loopnest/sweep.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -164,14 +165,17 @@ struct coefficient_columns {
 // s_weno along D for one variable of one cell c (c = -1 .. m): the values at its lower
 // boundary (MFC's vL_rs, poly_coef_cbL) and its upper one (vR_rs, cbR), sharing one stencil of
 // 2*Order/2 + 1 cells; Order 1 copies the cell's value to both. Coefficients: the records
-// (entry c + 1 is cell c), or their coefficient_columns.
-template <class T, int D, int Order, class Coefficients>
+// (entry c + 1 is cell c), or their coefficient_columns. In and Out: fields in memory, or a
+// sweep's team scratch (loopnest::scratch_ref), read and written by the same calls.
+template <class T, int D, int Order, class Coefficients, class In = loopnest::field_set_ref<T>,
+          class Out = loopnest::field_set_ref<T>>
 struct reconstruct {
   using coefficients_type =
       std::conditional_t<Order == 5, weno5_coefficients<T>, weno3_coefficients<T>>;
   static constexpr int width = Order / 2 * 2 + 1;
 
-  loopnest::field_set_ref<T> prim, lower, upper;
+  In prim;
+  Out lower, upper;
   Coefficients coefficients;
   T weno_eps;
   bool mapped;
@@ -204,10 +208,11 @@ enum class riemann_solver_kind { hll = 1, hllc = 2 };
 // direction D (f = -1 .. m): its left state is cell f's upper value (MFC passes qR_rs as the
 // solver's qL), its right state cell f + 1's lower value; writes the fluxes and the source values
 // (MFC's flux_src: HLLC's u*, HLL's volume fractions at the boundary) in the grid's order (MFC's
-// finalize).
-template <class T, int D, riemann_solver_kind Solver>
+// finalize). In: the reconstructed values in memory, or in a sweep's team scratch.
+template <class T, int D, riemann_solver_kind Solver, class In = loopnest::field_set_ref<T>>
 struct riemann {
-  loopnest::field_set_ref<T> lower, upper, flux, flux_src;
+  In lower, upper;
+  loopnest::field_set_ref<T> flux, flux_src;
   stiffened_gas<T, slot_index> eos;
   slot_map slots;
   bool mixture_err;
@@ -481,6 +486,10 @@ class five_equation_solver {
             c.num_dims * (c.riemann_solver == 1 ? c.num_fluids : 1.0));
   }
 
+  // Whether each direction's WENO and Riemann solver run as one loopnest::sweep (on) or as two
+  // loops through the reconstructed values in memory (off, the default): the same bits.
+  void sweep_directions(bool on) { m_sweep = on; }
+
   const fields& state() const { return m_q0; }
   const kernel_profile& profile() const { return m_profile; }
   int sys_size() const { return m_q0.nvar(); }
@@ -561,6 +570,7 @@ class five_equation_solver {
   case_config m_case;
   int m_dims;
   fields m_q0, m_q1, m_rhs, m_prim, m_lower, m_upper;
+  bool m_sweep = false;
   std::vector<fields> m_flux, m_flux_src;  // one of each per direction
   stiffened_gas<T, slot_index> m_eos;
   slot_map m_slots{};
@@ -701,6 +711,29 @@ class five_equation_solver {
   // The Riemann solver's loop over direction D's boundaries, profiled as `name`.
   template <class Schedule, int D, detail::riemann_solver_kind Solver>
   void riemann_sweep(const loopnest::box<3>& boundaries, const std::string& name, double bytes);
+
+  // WENO and the Riemann solver along D as one loopnest::sweep, profiled as `name`: the
+  // reconstructed values stay in team scratch. Defined in direction.hpp.
+  template <int D, int Order, detail::riemann_solver_kind Solver, class C>
+  void sweep_direction(const loopnest::box<3>& boundaries, const C& coefficients,
+                       const std::string& name, double bytes);
+
+  // The backend's sweep shape with half the pencils (and threads), as often as it takes for a
+  // block's staged cells (halo on either side) and its two arrays of reconstructed values to fit
+  // the team scratch the backend gives.
+  loopnest::sweep_shape sweep_shape_for(int halo) const {
+    loopnest::sweep_shape shape = loopnest::sweep_traits<execution_space>::shape;
+    const Kokkos::TeamPolicy<execution_space> policy(m_exec, 1, 1);
+    const auto bytes = [&](const loopnest::sweep_shape& s) {
+      const double cells = static_cast<double>(s.pencils) * (3 * s.length + 2 * halo + 2);
+      return cells * sys_size() * sizeof(T) + 3 * 8;
+    };
+    while (shape.pencils > 1 && bytes(shape) > policy.scratch_size_max(0)) {
+      shape.pencils /= 2;
+      shape.team_size = shape.team_size > 1 ? shape.team_size / 2 : 1;
+    }
+    return shape;
+  }
 
   // MFC's s_cbc on the faces of direction d whose bc is characteristic (-5 .. -12): the fluxes
   // and u* at the face and at the first faces inside it replaced. Defined in cbc.hpp and compiled

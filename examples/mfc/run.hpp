@@ -28,6 +28,8 @@ struct run_site {
   const distributed_case* distributed = nullptr;
   loopnest::halo_transport transport  = loopnest::halo_transport::mpi_host;
 #endif
+  // Each direction's WENO and Riemann solver as one sweep (five_equation_solver::sweep_directions).
+  bool sweep = false;
 };
 
 // Runs the case from the conservative state `cons` under Schedule in precision T (run_case),
