@@ -66,10 +66,12 @@ struct analytic_value {
   expression_program program;
 };
 
-// MFC's 2D hard-coded initial conditions the port implements (Hardcoded2D's cases 281 and 282,
-// src/common/include/2dHardcodedIC.fpp at 65d262744df772460e5a8f0deeeec55da4f4adaf): each value
-// as MFC's Fortran writes it, x_cc(i) and y_cc(j) as x and y, compiled as an analytic value is so
-// that each literal keeps its Fortran kind (1.4 and 0.5 are single-precision reals there).
+// MFC's 2D hard-coded initial conditions the port implements (Hardcoded2D's cases 207, 281 and
+// 282, src/common/include/2dHardcodedIC.fpp: 281 and 282 at
+// 65d262744df772460e5a8f0deeeec55da4f4adaf, 207 at 0304dfed61c1448e4a98095ae4e10a45876bdc2e, where
+// 281 and 282 are unchanged): each value as MFC's Fortran writes it, x_cc(i) and y_cc(j) as x and
+// y, compiled as an analytic value is so that each literal keeps its Fortran kind (1.4 and 0.5 are
+// single-precision reals there, and a _wp literal is written with d0, a double).
 struct hardcoded_value {
   analytic_value::variable of;
   int index;
@@ -78,13 +80,23 @@ struct hardcoded_value {
 
 struct hardcoded_ic {
   int hcid;
+  int patch;  // the only patch MFC's case sets values on (its if (patch_id == 2)), 0 for any
   int count;
   hardcoded_value values[4];
 };
 
 inline constexpr hardcoded_ic hardcoded_ics[] = {
+    // The shear layers of MFC's examples/2D_kelvin_helmholtz: a transverse velocity of two
+    // Gaussians, at y = 0.25 and y = 0.75, where sigma = 0.05_wp/sqrt(2.0_wp) is written out.
+    {207,
+     0,
+     1,
+     {{analytic_value::variable::vel, 1,
+       "0.1d0*sin(4.0d0*pi*x)*(exp(-(y - 0.75d0)**2/(2.0d0*(0.05d0/sqrt(2.0d0))**2)) + "
+       "exp(-(y - 0.25d0)**2/(2.0d0*(0.05d0/sqrt(2.0d0))**2)))"}}},
     // The acoustic pulse of MFC's examples/2D_acoustic_pulse.
     {281,
+     2,
      2,
      {{analytic_value::variable::pres, 0,
        "101325*(1 - 0.5*(1.4 - 1)*(0.4)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1.4/(1.4 - 1))"},
@@ -92,6 +104,7 @@ inline constexpr hardcoded_ic hardcoded_ics[] = {
        "1*(1 - 0.5*(1.4 - 1)*(0.4)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1/(1.4 - 1))"}}},
     // The zero-circulation vortex of MFC's examples/2D_zero_circ_vortex.
     {282,
+     2,
      4,
      {{analytic_value::variable::pres, 0,
        "101325*(1 - 0.5*(1.4 - 1)*(0.1/0.3)**2*exp(0.5*(1 - sqrt(x**2 + y**2))))**(1.4/(1.4 - 1))"},
@@ -657,20 +670,20 @@ class case_builder {
     if (is_round) {
       names.radius = pc.radius;
     }
-    // MFC's Hardcoded2D runs in every 2D geometry after the analytic values, and 281 and 282 set
-    // their values on patch 2 only.
+    // MFC's Hardcoded2D runs in every 2D geometry after the analytic values; 281 and 282 set
+    // their values on patch 2 only, 207 on any patch.
     const hardcoded_ic* hardcoded = nullptr;
     if (const parameter* h = m_store.find(s + "hcid")) {
       if (c.num_dims != 2) {
         refuse(*h, "is one of MFC's 2D hard-coded initial conditions but the case is " +
                        std::to_string(c.num_dims) + "D");
       }
-      if (id != 2) {
-        refuse(*h, "sets values on patch 2 only in MFC (2dHardcodedIC.fpp), not on patch " +
-                       std::to_string(id));
-      }
       for (const hardcoded_ic& ic : hardcoded_ics) {
         hardcoded = ic.hcid == h->integer ? &ic : hardcoded;
+      }
+      if (hardcoded != nullptr && hardcoded->patch != 0 && hardcoded->patch != id) {
+        refuse(*h, "sets values on patch " + std::to_string(hardcoded->patch) +
+                       " only in MFC (2dHardcodedIC.fpp), not on patch " + std::to_string(id));
       }
     }
     using variable = analytic_value::variable;

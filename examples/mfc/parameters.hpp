@@ -165,9 +165,9 @@ inline constexpr parameter_spec supported_parameters[] = {
     {"patch_icpp(#)%pres", value_type::expression, "", "pressure"},
     {"patch_icpp(#)%alpha_rho(#)", value_type::expression, "", "partial density of fluid (#)"},
     {"patch_icpp(#)%alpha(#)", value_type::expression, "", "volume fraction of fluid (#)"},
-    {"patch_icpp(#)%hcid", value_type::integer, "281|282",
-     "MFC's hard-coded initial condition on patch 2 of a 2D case: 281 acoustic pulse, 282 "
-     "zero-circulation vortex"},
+    {"patch_icpp(#)%hcid", value_type::integer, "207|281|282",
+     "MFC's hard-coded initial condition of a 2D case: 207 Kelvin-Helmholtz shear layers (any "
+     "patch), 281 acoustic pulse and 282 zero-circulation vortex (patch 2)"},
     // Fluids, in MFC's transformed form: gamma is 1/(gamma - 1), pi_inf is gamma*pi/(gamma - 1).
     {"fluid_pp(#)%gamma", value_type::real, "", "1/(gamma - 1) of the stiffened gas"},
     {"fluid_pp(#)%pi_inf", value_type::real, "", "gamma*pi_inf/(gamma - 1) of the stiffened gas"},

@@ -121,8 +121,9 @@ TEST(mfc_case, refuses_what_the_port_does_not_implement_naming_the_key) {
             "earlier patch j)");
   EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(1)%hcid\": 170")),
             "case.json:2:3: 'patch_icpp(1)%hcid' = 170 is not implemented by this port (it "
-            "implements 281 or 282: MFC's hard-coded initial condition on patch 2 of a 2D case: "
-            "281 acoustic pulse, 282 zero-circulation vortex)");
+            "implements 207 or 281 or 282: MFC's hard-coded initial condition of a 2D case: 207 "
+            "Kelvin-Helmholtz shear layers (any patch), 281 acoustic pulse and 282 "
+            "zero-circulation vortex (patch 2))");
   EXPECT_EQ(error_of(shock_tube("", "\"teno\": \"T\"")),
             "case.json:2:3: 'teno' = T is not implemented by this port (it implements F: TENO "
             "weights)");
@@ -646,6 +647,48 @@ TEST(mfc_case, reads_the_hard_coded_initial_conditions_of_mfcs_two_examples) {
   EXPECT_NE(error_of(text, {"patch_icpp(2)%hcid=283"})
                 .find("'patch_icpp(2)%hcid' = 283 is not implemented by this port"),
             std::string::npos);
+}
+
+namespace {
+
+// MFC's Fortran of hcid 207 (2dHardcodedIC.fpp) written out in C++: every literal is a _wp double.
+double shear_layer_velocity(double x, double y) {
+  const double pi     = 3.141592653589793;
+  const double sigma  = 0.05 / std::sqrt(2.0);
+  const double gauss1 = std::exp(-((y - 0.75) * (y - 0.75)) / (2.0 * (sigma * sigma)));
+  const double gauss2 = std::exp(-((y - 0.25) * (y - 0.25)) / (2.0 * (sigma * sigma)));
+  return 0.1 * std::sin(4.0 * pi * x) * (gauss1 + gauss2);
+}
+
+}  // namespace
+
+TEST(mfc_case, reads_the_hard_coded_shear_layers_of_mfcs_kelvin_helmholtz_on_any_patch) {
+  using variable         = loopnest_mfc::analytic_value::variable;
+  const std::string text = file_text("analytic_circle_2d.json");
+  // 207 sets the second velocity of both patches, whose keys may then be left out.
+  const case_config c = read_text(
+      text, {"patch_icpp(1)%hcid=207", "patch_icpp(2)%hcid=207", "patch_icpp(2)%vel(2)="});
+  EXPECT_EQ(c.patches[1].vel[1], loopnest_mfc::dflt_real);
+  for (const auto& patch : c.patches) {
+    // Each patch's own expression first, then the hard-coded value that overwrites it.
+    ASSERT_EQ(patch.analytic.size(), 2u);
+    const auto& v = patch.analytic[1];
+    EXPECT_EQ(v.of, variable::vel);
+    EXPECT_EQ(v.index, 1);
+    const double points[3][2] = {{0.3, 0.7}, {0.02, 0.26}, {0.9, 0.5}};
+    for (const auto& xy : points) {
+      EXPECT_EQ(v.program(xy[0], xy[1], 0.), shear_layer_velocity(xy[0], xy[1]));
+    }
+    // By hand: at x = 1/8 the sine is 1 and on a layer its Gaussian is 1, the other exp(-100);
+    // at x = 1/16, y = 1/2 the sine is sqrt(2)/2 and both Gaussians are exp(-25).
+    EXPECT_NEAR(v.program(0.125, 0.75, 0.), 0.1, 1e-15);
+    EXPECT_NEAR(v.program(0.125, 0.25, 0.), 0.1, 1e-15);
+    EXPECT_NEAR(v.program(0.0625, 0.5, 0.), 0.1 * std::sqrt(0.5) * 2 * std::exp(-25.0), 1e-25);
+  }
+  EXPECT_EQ(c.patches.size(), 2u);
+  EXPECT_EQ(error_of(shock_tube("", "\"patch_icpp(1)%hcid\": 207")),
+            "case.json:2:3: 'patch_icpp(1)%hcid' = 207 is one of MFC's 2D hard-coded initial "
+            "conditions but the case is 1D");
 }
 
 TEST(mfc_case, reads_mfcs_grcbc_inputs_and_refuses_them_without_their_face) {
