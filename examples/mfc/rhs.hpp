@@ -723,12 +723,12 @@ class five_equation_solver {
   // the team scratch the backend gives.
   loopnest::sweep_shape sweep_shape_for(int halo) const {
     loopnest::sweep_shape shape = loopnest::sweep_traits<execution_space>::shape;
-    const Kokkos::TeamPolicy<execution_space> policy(m_exec, 1, 1);
-    const auto bytes = [&](const loopnest::sweep_shape& s) {
+    const int most              = Kokkos::TeamPolicy<execution_space>::scratch_size_max(0);
+    const auto bytes            = [&](const loopnest::sweep_shape& s) {
       const double cells = static_cast<double>(s.pencils) * (3 * s.length + 2 * halo + 2);
       return cells * sys_size() * sizeof(T) + 3 * 8;
     };
-    while (shape.pencils > 1 && bytes(shape) > policy.scratch_size_max(0)) {
+    while (shape.pencils > 1 && bytes(shape) > most) {
       shape.pencils /= 2;
       shape.team_size = shape.team_size > 1 ? shape.team_size / 2 : 1;
     }
