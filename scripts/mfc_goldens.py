@@ -343,6 +343,24 @@ TESTS = {
         [ONE_D, {"bc_x%beg": -7, "bc_x%end": -7}, {"t_step_stop": 50, "t_step_save": 50}],
         "d3b2db3651f5da85d61c613097c5b7428569514f",
     ),
+    # HLL in 2D: the traces of 5527832F, 1E738705 and 1CCA82F5 on get_dimensions()'s 50 x 40 cells, of
+    # MFC's earlier BASE_CFG (50 steps), whose goldens are stored at the commits of 677DAA82 and
+    # 2A5CFF02; the rarefaction and shock cross the stacked rectangles along y only.
+    "7374E266": (
+        "2D -> 1 Fluid(s) -> riemann_solver=1 -> mixture_err",
+        [TWO_D, {"num_fluids": 1}, {"riemann_solver": 1}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    "16FBF4C8": (
+        "2D -> 2 Fluid(s) -> riemann_solver=1 -> mixture_err",
+        [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    "A6AC2E06": (
+        "2D -> 2 Fluid(s) -> riemann_solver=1 -> mpp_lim",
+        [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mpp_lim": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
