@@ -703,6 +703,27 @@ class five_equation_solver {
     }
   }
 
+  // run(order, coefficients) with the case's WENO order (an integral_constant) and its
+  // coefficients along D.
+  template <int D, class Run>
+  void with_weno(const Run& run) const {
+    if (m_case.weno_order == 5) {
+      if constexpr (D == 0) {
+        run(std::integral_constant<int, 5>{}, m_weno5_x);
+      } else {
+        run(std::integral_constant<int, 5>{}, m_weno5[D].data());
+      }
+    } else if (m_case.weno_order == 3) {
+      if constexpr (D == 0) {
+        run(std::integral_constant<int, 3>{}, m_weno3_x);
+      } else {
+        run(std::integral_constant<int, 3>{}, m_weno3[D].data());
+      }
+    } else {
+      run(std::integral_constant<int, 1>{}, static_cast<const weno3_coefficients<T>*>(nullptr));
+    }
+  }
+
   // WENO and the Riemann solver along D: the fluxes and source values of direction D. Defined in
   // direction.hpp and compiled once per precision, schedule and axis (loopnest_mfc_solver).
   template <class Schedule, int D>
@@ -712,8 +733,14 @@ class five_equation_solver {
   template <class Schedule, int D, detail::riemann_solver_kind Solver>
   void riemann_sweep(const loopnest::box<3>& boundaries, const std::string& name, double bytes);
 
+  // WENO and the Riemann solver along D as one loopnest::sweep per direction, whatever the loops'
+  // schedule. Defined in direction_sweep.hpp and compiled once per precision and axis
+  // (loopnest_mfc_solver).
+  template <int D>
+  void sweep_along(const loopnest::box<3>& boundaries, const loopnest::box<3>& cells_around);
+
   // WENO and the Riemann solver along D as one loopnest::sweep, profiled as `name`: the
-  // reconstructed values stay in team scratch. Defined in direction.hpp.
+  // reconstructed values stay in team scratch. Defined in direction_sweep.hpp.
   template <int D, int Order, detail::riemann_solver_kind Solver, class C>
   void sweep_direction(const loopnest::box<3>& boundaries, const C& coefficients,
                        const std::string& name, double bytes);
