@@ -105,7 +105,7 @@ double ordered_fold(std::vector<double> values, std::size_t group, std::size_t w
 
 // The documented order, written out on the host without the library: tiles of one i and up to
 // 8 j and 8 k (3D) or 32 j (2D), folded k outermost; partials numbered i fastest, then bj, bk,
-// v; then the fold above with 32 and 1024.
+// v; then the fold above with 64 and 1024.
 double ordered_sum(const field& q, const loopnest::box<3>& b, int nvar) {
   auto host    = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
   const int nx = b.extent(0), ny = b.extent(1), nz = b.extent(2);
@@ -127,7 +127,7 @@ double ordered_sum(const field& q, const loopnest::box<3>& b, int nvar) {
       }
     }
   }
-  return ordered_fold(partials, 32, 1024);
+  return ordered_fold(partials, 64, 1024);
 }
 
 // The sum of the same cells in long double: what every order approximates.
@@ -192,10 +192,10 @@ TEST(reduce, a_sum_over_cells_and_variables_is_the_documented_order_under_every_
   expect_documented_cell_var_sums<right_schedules>(q, b, 5);
 }
 
-// More partials than one team folds (32 x 1024): one level before the last.
+// More partials than one team folds (64 x 1024): one level before the last.
 TEST(reduce, a_sum_with_a_fold_level_is_the_documented_order_under_every_schedule) {
-  const loopnest::box<3> b{{0, -1, 0}, {2100, 8, 9}};
-  expect_documented_cell_var_sums<left_schedules>(random_field(2100, 7, 9, 4, 4321), b, 4);
+  const loopnest::box<3> b{{0, -1, 0}, {4200, 8, 9}};
+  expect_documented_cell_var_sums<left_schedules>(random_field(4200, 7, 9, 4, 4321), b, 4);
 }
 
 // The fold of values on the device with a group of Group and Width slices, for each count.

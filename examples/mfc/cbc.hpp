@@ -485,7 +485,8 @@ void five_equation_solver<T>::characteristic_boundaries(int d) {
     const std::string label = std::string("cbc_") + names[d] + (side == 0 ? "_beg" : "_end");
     m_profile.run(m_exec, label, bytes, [&] {
       const auto launch = [&](auto body) {
-        loopnest::for_each_cell<Schedule>(m_exec, face, body, "loopnest_mfc::" + label);
+        loopnest::for_each_cell<bounded<Schedule, blocks_per_sm<T>::cbc>>(m_exec, face, body,
+                                                                          "loopnest_mfc::" + label);
       };
       const auto flux   = m_flux[static_cast<std::size_t>(d)].ref();
       const auto u_star = m_flux_src[static_cast<std::size_t>(d)].ref();

@@ -26,8 +26,9 @@ namespace loopnest::Impl {
 inline constexpr int tile_extent_3d = 8;
 inline constexpr int tile_extent_2d = 32;
 // The values a work item of a level folds: a strided fold reads a level's values as neighbouring
-// work items read neighbouring values, and enough of them per item to shrink the level 32-fold.
-inline constexpr int fold_group = 32;
+// work items read neighbouring values, and enough of them per item to shrink the level 64-fold,
+// so that the partials of a field set on a GPU take one level before the last.
+inline constexpr int fold_group = 64;
 // The slices of the last level, joined pairwise by one team (a power of two).
 inline constexpr int fold_width = 1024;
 
@@ -100,6 +101,19 @@ struct tile_fold {
   reduction_tiles<Rank> tiles;
   Kokkos::View<value_type*, Memory> partials;
 
+  // f on cell (x, j, k), j and k counted from the box's lower corner, of variable v.
+  KOKKOS_INLINE_FUNCTION void cell(int x, int j, int k, int v, value_type& acc) const {
+    if constexpr (Rank == 3 && PerVariable) {
+      f(x, tiles.lower[1] + j, tiles.lower[2] + k, v, acc);
+    } else if constexpr (Rank == 3) {
+      f(x, tiles.lower[1] + j, tiles.lower[2] + k, acc);
+    } else if constexpr (PerVariable) {
+      f(x, tiles.lower[1] + j, v, acc);
+    } else {
+      f(x, tiles.lower[1] + j, acc);
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void fold(int i, int bj, int bk, int v) const {
     value_type acc;
     reducer.init(acc);
@@ -108,15 +122,15 @@ struct tile_fold {
     const int k0 = bk * along, k1 = k0 + along < tiles.extent[2] ? k0 + along : tiles.extent[2];
     const int x = tiles.lower[0] + i;
     for (int k = k0; k < k1; ++k) {
-      for (int j = j0; j < j1; ++j) {
-        if constexpr (Rank == 3 && PerVariable) {
-          f(x, tiles.lower[1] + j, tiles.lower[2] + k, v, acc);
-        } else if constexpr (Rank == 3) {
-          f(x, tiles.lower[1] + j, tiles.lower[2] + k, acc);
-        } else if constexpr (PerVariable) {
-          f(x, tiles.lower[1] + j, v, acc);
-        } else {
-          f(x, tiles.lower[1] + j, acc);
+      if (j1 - j0 == along) {
+        // A whole row has a trip count the compiler knows, so it issues the row's loads before
+        // the joins that wait on them; the same joins in the same order as the loop below.
+        for (int j = 0; j < along; ++j) {
+          cell(x, j0 + j, k, v, acc);
+        }
+      } else {
+        for (int j = j0; j < j1; ++j) {
+          cell(x, j, k, v, acc);
         }
       }
     }
