@@ -361,6 +361,23 @@ TESTS = {
         [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mpp_lim": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "64cb53121862c08dcb0ce4ecae48e48b082ee810",
     ),
+    # HLL in 3D: the same traces on get_dimensions()'s 25^3 cells, of the same commit and BASE_CFG as
+    # 6FC6A809 (25 steps); the rarefaction and shock cross the stacked cuboids along z only.
+    "9ACD5174": (
+        "3D -> 1 Fluid(s) -> riemann_solver=1 -> mixture_err",
+        [THREE_D, {"num_fluids": 1}, {"riemann_solver": 1}, {"mixture_err": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "C4A2FAA3": (
+        "3D -> 2 Fluid(s) -> riemann_solver=1 -> mixture_err",
+        [THREE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mixture_err": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    "758D0268": (
+        "3D -> 2 Fluid(s) -> riemann_solver=1 -> mpp_lim",
+        [THREE_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 1}, {"mpp_lim": "T"}],
+        "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
     # MFC's GRCBC, of the same commit and BASE_CFG as D79C3E6F (25 steps): the waves of the
     # segments' jumps reach both faces, and the -8 face's relaxation reverses its last cells' flow.
     "63CD6ADF": (
