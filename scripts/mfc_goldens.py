@@ -182,6 +182,29 @@ GRCBC_X = {
     "bc_x%alpha_rho_in(1)": 1.0,
 }
 
+# alter_grcbc() in 3D, its last case: the same along z (vel(3) = 1, -7 at z = 0, -8 at z = 1), x and
+# y keeping get_dimensions()'s extrapolation.
+GRCBC_Z = {
+    "patch_icpp(1)%vel(3)": 1.0,
+    "patch_icpp(2)%vel(3)": 1.0,
+    "patch_icpp(3)%vel(3)": 1.0,
+    "bc_z%beg": -7,
+    "bc_z%end": -8,
+    "bc_z%grcbc_in": "T",
+    "bc_z%grcbc_out": "T",
+    "bc_z%grcbc_vel_out": "T",
+    "bc_z%vel_in(1)": 0.0,
+    "bc_z%vel_in(2)": 0.0,
+    "bc_z%vel_in(3)": 1.0,
+    "bc_z%vel_out(1)": 0.0,
+    "bc_z%vel_out(2)": 0.0,
+    "bc_z%vel_out(3)": 1.0,
+    "bc_z%pres_in": 1.0,
+    "bc_z%pres_out": 1.0,
+    "bc_z%alpha_in(1)": 1.0,
+    "bc_z%alpha_rho_in(1)": 1.0,
+}
+
 # The tests reduced: UUID -> (trace, modifications after BASE_CFG in cases.py's order, the commit
 # of MFC's tests/<UUID>/golden.txt they were read at).
 TESTS = {
@@ -384,6 +407,13 @@ TESTS = {
         "1D -> grcbc x",
         [ONE_D, GRCBC_X],
         "04fe5473626130e1fc4ffddc5c12fb742063bdb3",
+    ),
+    # The same in 3D along z, of MFC's earlier BASE_CFG (50 steps), stored at A60691E7's commit: the
+    # flow is along the last axis, so each file is one column repeated for every (x, y).
+    "D7107B89": (
+        "3D -> grcbc z",
+        [THREE_D, GRCBC_Z, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
 }
 
