@@ -20,12 +20,15 @@ a value passes if its absolute error or its relative error is at most the test's
                                           of the files the port writes; a 2D or 3D file whose
                                           columns along the last axis are all the same as '*N'
                                           and one column), for every test in TESTS
-  mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]... GOLDEN_DIR
+  mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]...
+                       [--launcher=WORD]... GOLDEN_DIR
                                           runs EXE on GOLDEN_DIR/case.json in DIR (with each ARG
-                                          after its own arguments) and compares every value of
-                                          its D/ files with GOLDEN_DIR/golden.txt as MFC does
-                                          (within TOL, MFC's 1e-12 by default); exit status 1 on
-                                          a mismatch
+                                          after its own arguments, and under the launcher the
+                                          WORDs make, e.g. --launcher=mpiexec --launcher=-n
+                                          --launcher=2 for the '2 MPI Ranks' tests) and compares
+                                          every value of its D/ files, each rank's, with
+                                          GOLDEN_DIR/golden.txt as MFC does (within TOL, MFC's
+                                          1e-12 by default); exit status 1 on a mismatch
 
 The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
 TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC);
@@ -415,6 +418,13 @@ TESTS = {
         [THREE_D, GRCBC_Z, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
+    # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
+    "0FCCE9F1": (
+        "1D -> 2 MPI Ranks",
+        [ONE_D, {"t_step_stop": 50, "t_step_save": 50}],
+        "92b4cc8a902b8dcf5aa3dfdc920d76e101268587",
+    ),
 }
 
 # toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
@@ -486,9 +496,10 @@ def read_golden(mfc_dir, uuid, commit):
 
 
 def port_writes(name, dimensions):
-    """Whether loopnest-mfc writes this D/ file: cons.*, and prim.* in 1D (prim_vars_wrt = F)."""
-    return re.fullmatch(r"D/cons\.\d+\.00\.\d{6}\.dat", name) is not None or (
-        dimensions == 1 and re.fullmatch(r"D/prim\.\d+\.00\.\d{6}\.dat", name) is not None
+    """Whether loopnest-mfc writes this D/ file: cons.*, and prim.* in 1D (prim_vars_wrt = F), of
+    each rank (cons.<v>.<rank>.<step>.dat)."""
+    return re.fullmatch(r"D/cons\.\d+\.\d{2}\.\d{6}\.dat", name) is not None or (
+        dimensions == 1 and re.fullmatch(r"D/prim\.\d+\.\d{2}\.\d{6}\.dat", name) is not None
     )
 
 
@@ -547,7 +558,7 @@ def read_run(case_dir):
     return entries
 
 
-def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=()):
+def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=(), launcher=()):
     golden = {}
     with open(os.path.join(golden_dir, "golden.txt"), encoding="utf-8") as f:
         lines = [line for line in f if not line.startswith("#")]
@@ -556,7 +567,7 @@ def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=()):
         golden[fields[0]] = unpacked_values(fields[1:])
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    run = subprocess.run([tool, os.path.join(golden_dir, "case.json"), "--case-dir", work, *tool_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    run = subprocess.run([*launcher, tool, os.path.join(golden_dir, "case.json"), "--case-dir", work, *tool_args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     if run.returncode != 0:
         print(run.stdout)
         print(f"FAIL: {tool} exited with status {run.returncode}")
@@ -624,12 +635,15 @@ def main():
     p_check.add_argument("--work", required=True)
     p_check.add_argument("--tolerance", type=float, default=TOLERANCE, help="absolute or relative, per value (MFC's %(default)g)")
     p_check.add_argument("--tool-arg", action="append", default=[], help="one more argument for the tool (repeatable; --tool-arg=--sweep)")
+    p_check.add_argument(
+        "--launcher", action="append", default=[], help="one more word of the command the tool runs under (repeatable, in order; --launcher=mpiexec --launcher=-n --launcher=2)"
+    )
     p_check.add_argument("golden_dir")
     args = parser.parse_args()
     if args.command == "reduce":
         reduce(args.mfc_dir, args.out_dir)
         return 0
-    return check(args.tool, args.work, args.golden_dir, args.tolerance, args.tool_arg)
+    return check(args.tool, args.work, args.golden_dir, args.tolerance, args.tool_arg, args.launcher)
 
 
 if __name__ == "__main__":
