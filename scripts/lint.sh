@@ -164,11 +164,12 @@ if [ "$run_tidy" = 1 ]; then
   mapfile -t units < <(sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$database" |
                        grep -E "^$loopnest_root/(tests|examples|bench)/" |
                        grep -v '/tests/compile_fail/' | sort -u)
-  # loopnest-mfc's generated units (examples/mfc/*.cpp.in: a stage, a sweep, a run per precision
-  # and schedule) are the only ones to include their headers: the first of each family is linted.
+  # loopnest-mfc's generated units (examples/mfc/*.cpp.in: a stage, the directions and a run per
+  # precision and schedule, a fused sweep per precision and axis) are the only ones to include
+  # their headers: the first of each family is linted.
   mapfile -t -O "${#units[@]}" units < <(sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$database" |
-    grep -E '/(stage|direction|run)_(double|float)_[a-z0-9]+(_[0-9])?\.cpp$' | sort -u |
-    awk -F/ '{ split($NF, part, "_"); if (!seen[part[1]]++) print }')
+    grep -E '/(stage|direction|direction_sweep|run)_(double|float)(_[a-z0-9]+)?(_[0-9])?\.cpp$' |
+    sort -u | awk -F/ '{ family = $NF; sub(/_(double|float).*/, "", family); if (!seen[family]++) print }')
   echo "lint: $("$clang_tidy" --version | grep -i version | head -n 1 | sed 's/^ *//')" \
        "on ${#units[@]} translation units, $jobs at a time"
   tidy_log="$build_dir/clang-tidy.log"
