@@ -425,6 +425,12 @@ TESTS = {
         [ONE_D, {"t_step_stop": 50, "t_step_save": 50}],
         "92b4cc8a902b8dcf5aa3dfdc920d76e101268587",
     ),
+    # The 2D base case on 2 ranks, split in x as MFC splits it (25 x 40 cells a rank).
+    "8C7AA13B": (
+        "2D -> 2 MPI Ranks",
+        [TWO_D, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
 }
 
 # toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
