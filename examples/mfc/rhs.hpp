@@ -414,9 +414,9 @@ struct blocks_per_sm {
   static constexpr unsigned difference   = sizeof(T) >= 8 ? 5 : 6;
   static constexpr unsigned update       = 4;
   // A characteristic face holds a cell's derivatives and wave amplitudes for every variable: under
-  // the default bounds (collapse3's 32 registers) the faces ran 45-71% slower than flat without
-  // bounds on the H100 (docs/results/h100/mfc/README.md). A face holds too few cells to fill the
-  // SMs, so its bound (128 registers) costs no occupancy; it was chosen, not tuned.
+  // the default bounds' register cap (collapse3's) the faces ran well behind flat without bounds
+  // (docs/results/h100/experiments.md). A face holds too few cells to fill the SMs, so a bound
+  // of few blocks costs no occupancy; it was chosen, not tuned.
   static constexpr unsigned cbc = 2;
 };
 
