@@ -431,6 +431,13 @@ TESTS = {
         [TWO_D, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The 3D base case on 2 ranks on alter_ppn()'s 30 x 30 x 50 cells, split in z as MFC splits it
+    # (30 x 30 x 25 cells a rank): each rank's files are one column of 25 cells repeated for every (x, y).
+    "CE232828": (
+        "3D -> 2 MPI Ranks",
+        [THREE_D, {"m": 29, "n": 29, "p": 49}, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
 }
 
 # toolchain/mfc/test/case.py: what the test runner sets when post_process is not a target.
@@ -520,6 +527,9 @@ def reduce(mfc_dir, out_dir):
         case.update(POST_PROCESS_OFF_PARAMS)
         dimensions = 1 + (case["n"] > 0) + (case["p"] > 0)
         column = None if dimensions == 1 else 1 + (case["p"] if dimensions == 3 else case["n"])
+        if dimensions == 3 and "2 MPI Ranks" in trace:
+            # MFC splits the 3D case's 50 cells in z over the two ranks: a rank's column is half of it.
+            column //= 2
         golden = read_golden(mfc_dir, uuid, commit)
         kept = {name: values for name, values in golden.items() if port_writes(name, dimensions)}
         os.makedirs(os.path.join(out_dir, uuid), exist_ok=True)
