@@ -19,9 +19,11 @@ a value passes if its absolute error or its relative error is at most the test's
                                           it) and OUT_DIR/<UUID>/golden.txt (the golden's lines
                                           of the files the port writes; a 2D or 3D file whose
                                           columns along the last axis are all the same as '*N'
-                                          and one column, any other file with every value), for
-                                          every test in TESTS; a golden.txt of more than 400 KB
-                                          is written gzip-compressed, as golden.txt.gz
+                                          and one column, a 3D file whose (y, z) slabs are all
+                                          the same as '*N' and one slab, any other file with
+                                          every value), for every test in TESTS; a golden.txt
+                                          of more than 400 KB is written gzip-compressed, as
+                                          golden.txt.gz
   mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]...
                        [--launcher=WORD]... GOLDEN_DIR
                                           runs EXE on GOLDEN_DIR/case.json in DIR (with each ARG
@@ -464,6 +466,13 @@ TESTS = {
         [TWO_D, GRCBC_Y, {"t_step_stop": 50, "t_step_save": 50}],
         "e563f3d3d2851db816fd59f7d66bdf2bb684a5d6",
     ),
+    # The same along y in 3D (of 7efdd9c8, 50 steps): every x sees the same flow, so that each file
+    # is one (y, z) slab of 25 x 25 cells repeated for every x.
+    "38C2159F": (
+        "3D -> grcbc y",
+        [THREE_D, GRCBC_Y, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
@@ -576,6 +585,8 @@ def reduce(mfc_dir, out_dir):
         if dimensions == 3 and "2 MPI Ranks" in trace:
             # MFC splits the 3D case's 50 cells in z over the two ranks: a rank's column is half of it.
             column //= 2
+        # A 3D file's (y, z) slab, one for every x.
+        slab = column * (1 + case["n"]) if dimensions == 3 else None
         golden = read_golden(mfc_dir, uuid, commit)
         kept = {name: values for name, values in golden.items() if port_writes(name, dimensions)}
         os.makedirs(os.path.join(out_dir, uuid), exist_ok=True)
@@ -583,18 +594,20 @@ def reduce(mfc_dir, out_dir):
             json.dump(case, f, indent=2)
             f.write("\n")
         lines = [f"# MFC tests/{uuid}/golden.txt at {commit}: {trace}\n"]
-        lines += [" ".join([name] + packed_values(kept[name], column)) + "\n" for name in sorted(kept)]
+        lines += [" ".join([name] + packed_values(kept[name], column, slab)) + "\n" for name in sorted(kept)]
         stored = write_golden(os.path.join(out_dir, uuid), "".join(lines))
         print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files in {stored}")
 
 
-def packed_values(values, column):
+def packed_values(values, column, slab=None):
     """A file's values as golden.txt keeps them. A 2D or 3D file lists the cells with the last axis
     fastest: when every column along that axis (`column` values) holds the same values (0.0 and
     -0.0 alike), as in cases.py's cases whose patches vary along that axis only, '*N' and the one
-    column (N columns); else every value."""
-    if column and len(values) % column == 0 and values == values[:column] * (len(values) // column):
-        return [f"*{len(values) // column}"] + [str(v) for v in values[:column]]
+    column (N columns); else, in 3D, when every (y, z) slab (`slab` values, one for every x) holds
+    the same values, as where the flow is along y only, '*N' and the one slab; else every value."""
+    for block in (column, slab):
+        if block and len(values) % block == 0 and values == values[:block] * (len(values) // block):
+            return [f"*{len(values) // block}"] + [str(v) for v in values[:block]]
     return [str(v) for v in values]
 
 
