@@ -19,7 +19,11 @@ a value passes if its absolute error or its relative error is at most the test's
                                           it) and OUT_DIR/<UUID>/golden.txt (the golden's lines
                                           of the files the port writes; a 2D or 3D file whose
                                           columns along the last axis are all the same as '*N'
-                                          and one column), for every test in TESTS
+                                          and one column, a 3D file whose (y, z) slabs are all
+                                          the same as '*N' and one slab, any other file with
+                                          every value), for every test in TESTS; a golden.txt
+                                          of more than 400 KB is written gzip-compressed, as
+                                          golden.txt.gz
   mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]...
                        [--launcher=WORD]... GOLDEN_DIR
                                           runs EXE on GOLDEN_DIR/case.json in DIR (with each ARG
@@ -27,18 +31,21 @@ a value passes if its absolute error or its relative error is at most the test's
                                           WORDs make, e.g. --launcher=mpiexec --launcher=-n
                                           --launcher=2 for the '2 MPI Ranks' tests) and compares
                                           every value of its D/ files, each rank's, with
-                                          GOLDEN_DIR/golden.txt as MFC does (within TOL, MFC's
-                                          1e-12 by default); exit status 1 on a mismatch
+                                          GOLDEN_DIR/golden.txt (or golden.txt.gz, read as
+                                          golden.txt) as MFC does (within TOL, MFC's 1e-12 by
+                                          default); exit status 1 on a mismatch
 
 The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
 TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC);
-the 2D and 3D ones from one column per file, which golden.txt repeats to the last printed digit
-(docs/mfc.md, "MFC's regression goldens", says how that was checked). Standard library only.
+most 2D and 3D ones from one column per file, which golden.txt repeats to the last printed digit
+(docs/mfc.md, "MFC's regression goldens", says how that was checked); those whose columns differ
+(the 2D GRCBC flow along x) keep every value. Standard library only.
 """
 
 import argparse
 import ast
 import binascii
+import gzip
 import hashlib
 import json
 import math
@@ -50,6 +57,9 @@ import sys
 
 # toolchain/mfc/test/case.py, TestCase.compute_tolerance(): the default, double precision.
 TOLERANCE = 1e-12
+
+# A golden.txt longer than this (characters) is stored gzip-compressed, as golden.txt.gz.
+GZIP_ABOVE = 400_000
 
 BASE_COMMIT = "019449279f8a60b508d0629c9ce585cda8117a63"
 
@@ -183,6 +193,29 @@ GRCBC_X = {
     "bc_x%pres_out": 1.0,
     "bc_x%alpha_in(1)": 1.0,
     "bc_x%alpha_rho_in(1)": 1.0,
+}
+
+# alter_grcbc() in 2D and 3D, its second case: the same along y (vel(2) = 1, -7 at y = 0, -8 at
+# y = 1), the other axes keeping get_dimensions()'s extrapolation. Its first case is GRCBC_X's.
+GRCBC_Y = {
+    "patch_icpp(1)%vel(2)": 1.0,
+    "patch_icpp(2)%vel(2)": 1.0,
+    "patch_icpp(3)%vel(2)": 1.0,
+    "bc_y%beg": -7,
+    "bc_y%end": -8,
+    "bc_y%grcbc_in": "T",
+    "bc_y%grcbc_out": "T",
+    "bc_y%grcbc_vel_out": "T",
+    "bc_y%vel_in(1)": 0.0,
+    "bc_y%vel_in(2)": 1.0,
+    "bc_y%vel_in(3)": 0.0,
+    "bc_y%vel_out(1)": 0.0,
+    "bc_y%vel_out(2)": 1.0,
+    "bc_y%vel_out(3)": 0.0,
+    "bc_y%pres_in": 1.0,
+    "bc_y%pres_out": 1.0,
+    "bc_y%alpha_in(1)": 1.0,
+    "bc_y%alpha_rho_in(1)": 1.0,
 }
 
 # alter_grcbc() in 3D, its last case: the same along z (vel(3) = 1, -7 at z = 0, -8 at z = 1), x and
@@ -418,6 +451,28 @@ TESTS = {
         [THREE_D, GRCBC_Z, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The 2D GRCBC cases, of MFC's earlier BASE_CFG (50 steps). Along x the flow crosses the
+    # rectangles stacked along y, so that no two columns along y are alike: the golden keeps every
+    # value.
+    "212401B4": (
+        "2D -> grcbc x",
+        [TWO_D, GRCBC_X, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # Along y the flow is along the rectangles' stacking, each file one column repeated for every
+    # x; MFC's golden also has the probe files of its face (D/probe*), which the port does not write.
+    "EB6687AB": (
+        "2D -> grcbc y",
+        [TWO_D, GRCBC_Y, {"t_step_stop": 50, "t_step_save": 50}],
+        "e563f3d3d2851db816fd59f7d66bdf2bb684a5d6",
+    ),
+    # The same along y in 3D (of 7efdd9c8, 50 steps): every x sees the same flow, so that each file
+    # is one (y, z) slab of 25 x 25 cells repeated for every x.
+    "38C2159F": (
+        "3D -> grcbc y",
+        [THREE_D, GRCBC_Y, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
@@ -530,27 +585,58 @@ def reduce(mfc_dir, out_dir):
         if dimensions == 3 and "2 MPI Ranks" in trace:
             # MFC splits the 3D case's 50 cells in z over the two ranks: a rank's column is half of it.
             column //= 2
+        # A 3D file's (y, z) slab, one for every x.
+        slab = column * (1 + case["n"]) if dimensions == 3 else None
         golden = read_golden(mfc_dir, uuid, commit)
         kept = {name: values for name, values in golden.items() if port_writes(name, dimensions)}
         os.makedirs(os.path.join(out_dir, uuid), exist_ok=True)
         with open(os.path.join(out_dir, uuid, "case.json"), "w", encoding="utf-8") as f:
             json.dump(case, f, indent=2)
             f.write("\n")
-        with open(os.path.join(out_dir, uuid, "golden.txt"), "w", encoding="utf-8") as f:
-            f.write(f"# MFC tests/{uuid}/golden.txt at {commit}: {trace}\n")
-            for name in sorted(kept):
-                f.write(" ".join([name] + packed_values(kept[name], column)) + "\n")
-        print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files")
+        lines = [f"# MFC tests/{uuid}/golden.txt at {commit}: {trace}\n"]
+        lines += [" ".join([name] + packed_values(kept[name], column, slab)) + "\n" for name in sorted(kept)]
+        stored = write_golden(os.path.join(out_dir, uuid), "".join(lines))
+        print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files in {stored}")
 
 
-def packed_values(values, column):
+def packed_values(values, column, slab=None):
     """A file's values as golden.txt keeps them. A 2D or 3D file lists the cells with the last axis
     fastest: when every column along that axis (`column` values) holds the same values (0.0 and
     -0.0 alike), as in cases.py's cases whose patches vary along that axis only, '*N' and the one
-    column (N columns); else every value."""
-    if column and len(values) % column == 0 and values == values[:column] * (len(values) // column):
-        return [f"*{len(values) // column}"] + [str(v) for v in values[:column]]
+    column (N columns); else, in 3D, when every (y, z) slab (`slab` values, one for every x) holds
+    the same values, as where the flow is along y only, '*N' and the one slab; else every value."""
+    for block in (column, slab):
+        if block and len(values) % block == 0 and values == values[:block] * (len(values) // block):
+            return [f"*{len(values) // block}"] + [str(v) for v in values[:block]]
     return [str(v) for v in values]
+
+
+def write_golden(golden_dir, text):
+    """golden.txt, or golden.txt.gz when the text is longer than GZIP_ABOVE characters (compressed
+    without a time stamp, so that the same text gives the same bytes); the other one is removed."""
+    plain, compressed = os.path.join(golden_dir, "golden.txt"), os.path.join(golden_dir, "golden.txt.gz")
+    path, stale = (compressed, plain) if len(text) > GZIP_ABOVE else (plain, compressed)
+    if path == compressed:
+        with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
+            f.write(text.encode("utf-8"))
+    else:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    if os.path.exists(stale):
+        os.remove(stale)
+    return os.path.basename(path)
+
+
+def read_golden_text(golden_dir):
+    """GOLDEN_DIR/golden.txt, or golden.txt.gz decompressed; one of them, not both."""
+    plain, compressed = os.path.join(golden_dir, "golden.txt"), os.path.join(golden_dir, "golden.txt.gz")
+    if os.path.exists(plain) and os.path.exists(compressed):
+        raise ValueError(f"{golden_dir} has both golden.txt and golden.txt.gz")
+    if os.path.exists(compressed):
+        with gzip.open(compressed, "rt", encoding="utf-8") as f:
+            return f.read()
+    with open(plain, encoding="utf-8") as f:
+        return f.read()
 
 
 def unpacked_values(fields):
@@ -576,8 +662,7 @@ def read_run(case_dir):
 
 def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=(), launcher=()):
     golden = {}
-    with open(os.path.join(golden_dir, "golden.txt"), encoding="utf-8") as f:
-        lines = [line for line in f if not line.startswith("#")]
+    lines = [line for line in read_golden_text(golden_dir).splitlines() if line.strip() and not line.startswith("#")]
     for line in lines:
         fields = line.split()
         golden[fields[0]] = unpacked_values(fields[1:])
