@@ -662,7 +662,12 @@ def read_run(case_dir):
 
 def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=(), launcher=()):
     golden = {}
-    lines = [line for line in read_golden_text(golden_dir).splitlines() if line.strip() and not line.startswith("#")]
+    try:
+        text = read_golden_text(golden_dir)
+    except (OSError, ValueError) as error:
+        print(f"mfc_goldens.py check: {error}", file=sys.stderr)
+        return 2
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
     for line in lines:
         fields = line.split()
         golden[fields[0]] = unpacked_values(fields[1:])
