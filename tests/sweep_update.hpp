@@ -25,7 +25,9 @@ KOKKOS_INLINE_FUNCTION T face_value(const Ref& q, int nvar, int v, int i, int j,
 }
 
 // The face values of the cells of a box and one cell above it along Axis, then each cell's
-// difference of the faces above and below: as one sweep, faces in team scratch.
+// difference of the faces above and below: as one sweep, faces in team scratch, the faces a loop
+// over the cells (block.for_each_cell), the differences one over the (cell, variable) pairs
+// (block.for_each_cell_var).
 template <int Axis, class T, class Out>
 struct sweep_difference {
   Out out;
@@ -43,10 +45,8 @@ struct sweep_difference {
     });
     block.barrier();
     constexpr int e0 = Axis == 0, e1 = Axis == 1, e2 = Axis == 2;
-    block.for_each_cell(0, 0, [&](int i, int j, int k) {
-      for (int v = 0; v < nvar; ++v) {
-        out(v, i, j, k) = (face(v, i + e0, j + e1, k + e2) - face(v, i, j, k)) * inv;
-      }
+    block.for_each_cell_var(0, 0, nvar, [&](int i, int j, int k, int v) {
+      out(v, i, j, k) = (face(v, i + e0, j + e1, k + e2) - face(v, i, j, k)) * inv;
     });
   }
 };

@@ -37,11 +37,7 @@ struct weno_riemann {
     using scratch = loopnest::scratch_ref<T>;
     const reconstruct<T, D, Order, Coefficients, scratch, scratch> weno{
         block.staged(), block.array(0), block.array(1), coefficients, weno_eps, mapped};
-    block.for_each_cell(0, 1, [&](int i, int j, int k) {
-      for (int v = 0; v < nvar; ++v) {
-        weno(i, j, k, v);
-      }
-    });
+    block.for_each_cell_var(0, 1, nvar, weno);
     block.barrier();
     const riemann<T, D, Solver, scratch> solve{block.array(0), block.array(1), flux, flux_src, eos,
                                                slots,          mixture_err};

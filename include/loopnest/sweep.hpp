@@ -129,6 +129,34 @@ KOKKOS_INLINE_FUNCTION void team_walk(const Member& member, const region& r, int
   });
 }
 
+// Calls f(i, j, k, v) for every cell of region r and every variable v of [0, nvar), the pairs
+// spread over the team's threads with the variable slowest and the cells in team_walk's order:
+// a team of n threads takes n pairs at a time whatever the region's size, where a loop over the
+// variables inside team_walk's body leaves the threads past the last cell idle for all nvar.
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void team_walk_var(const Member& member, const region& r, int nvar, int unit,
+                                          const F& f) {
+  if (member.team_size() == 1) {
+    for (int v = 0; v < nvar; ++v) {
+      team_walk(member, r, unit, [&](int i, int j, int k) { f(i, j, k, v); });
+    }
+    return;
+  }
+  const int a = unit, b = unit == 0 ? 1 : 0, c = unit == 2 ? 1 : 2;
+  const int ea = r.extent(a), eb = r.extent(b), ec = r.extent(c);
+  const int cells = ea * eb * ec;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, cells * nvar), [&](int t) {
+    int ijk[3];
+    const int v = t / cells;
+    t -= v * cells;
+    ijk[a] = r.lo[a] + t % ea;
+    t /= ea;
+    ijk[b] = r.lo[b] + t % eb;
+    ijk[c] = r.lo[c] + t / eb;
+    f(ijk[0], ijk[1], ijk[2], v);
+  });
+}
+
 }  // namespace Impl
 
 // What the body of a sweep gets: its team's block of cells, the staged fields and the scratch
@@ -161,6 +189,13 @@ class sweep_block {
   template <class F>
   KOKKOS_FUNCTION void for_each_cell(int below, int above, const F& f) const {
     Impl::team_walk(m_member, m_cells.grown(m_axis, below, above), m_unit, f);
+  }
+  // Runs f(i, j, k, v) once for every cell of the block grown by below / above cells along the
+  // axis and every variable v of [0, nvar), the (cell, variable) pairs spread over the team's
+  // threads: for a stage whose variables are independent, all threads stay busy.
+  template <class F>
+  KOKKOS_FUNCTION void for_each_cell_var(int below, int above, int nvar, const F& f) const {
+    Impl::team_walk_var(m_member, m_cells.grown(m_axis, below, above), nvar, m_unit, f);
   }
   // Waits for the team's threads: what one stage wrote to scratch is then seen by all.
   KOKKOS_FUNCTION void barrier() const { m_member.team_barrier(); }
@@ -234,10 +269,8 @@ struct sweep_functor {
       refs[a] = carve<T>(member, mine.grown(axis, arrays[a].below, arrays[a].above), arrays[a].nvar,
                          unit);
     }
-    for (int v = 0; v < in.nvar; ++v) {
-      team_walk(member, staged_region, unit,
-                [&](int i, int j, int k) { staged(v, i, j, k) = in.load(v, i, j, k); });
-    }
+    team_walk_var(member, staged_region, in.nvar, unit,
+                  [&](int i, int j, int k, int v) { staged(v, i, j, k) = in.load(v, i, j, k); });
     member.team_barrier();
     body(sweep_block<T, member_type>(member, mine, axis, unit, staged, refs, narrays));
   }
