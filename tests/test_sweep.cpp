@@ -32,6 +32,26 @@ std::vector<loopnest::sweep_shape> shapes() {
   return {own, {3, 4, own.team_size}, {2, 1, own.team_size}, {5, 7, own.team_size}};
 }
 
+// Every element of out, ghosts included, has want's bits.
+template <class Host, class Fields>
+void expect_output(Host& want, const Fields& out) {
+  Host got(out);
+  int wrong = 0;
+  for (int v = 0; v < out.nvar(); ++v) {
+    for (int k = out.lower(2); k < out.upper(2); ++k) {
+      for (int j = out.lower(1); j < out.upper(1); ++j) {
+        for (int i = out.lower(0); i < out.upper(0); ++i) {
+          if (!same_bits(got.at(v, i, j, k), want.at(v, i, j, k)) && ++wrong <= 3) {
+            ADD_FAILURE() << "(v, i, j, k) = (" << v << ", " << i << ", " << j << ", " << k
+                          << "): " << got.at(v, i, j, k) << " against " << want.at(v, i, j, k);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 // The box the tests sweep: the interior, or the interior less its first cell along every
 // dimension but the sweep's, so that blocks start off the index space's origin.
 template <class T, class Layout, class ExecutionSpace, int Axis>
@@ -62,26 +82,25 @@ void check_axis(const ExecutionSpace& exec, const loopnest_test::grid& g, bool o
   loopnest::for_each_cell<loopnest::collapse3>(
       exec, cells, difference_from_memory<Axis, T, ref>{face.ref(), expected.ref(), nvar, inv});
   loopnest_test::host_fields<T, Layout, typename ExecutionSpace::memory_space> want(expected);
+  const sweep_difference<Axis, T, ref> body{out.ref(), nvar, inv};
+  const auto own = loopnest::sweep_traits<ExecutionSpace>::shape;
   for (const loopnest::sweep_shape& s : shapes<ExecutionSpace>()) {
-    SCOPED_TRACE("shape " + std::to_string(s.pencils) + " x " + std::to_string(s.length));
-    loopnest_test::fill(out, 0, false);
-    loopnest::sweep<Axis>(exec, cells, q, 2, {{nvar, 0, 1}},
-                          sweep_difference<Axis, T, ref>{out.ref(), nvar, inv}, "test::sweep", s);
-    loopnest_test::host_fields<T, Layout, typename ExecutionSpace::memory_space> got(out);
-    int wrong = 0;
-    for (int v = 0; v < nvar; ++v) {
-      for (int k = q.lower(2); k < q.upper(2); ++k) {
-        for (int j = q.lower(1); j < q.upper(1); ++j) {
-          for (int i = q.lower(0); i < q.upper(0); ++i) {
-            if (!same_bits(got.at(v, i, j, k), want.at(v, i, j, k)) && ++wrong <= 3) {
-              ADD_FAILURE() << "(v, i, j, k) = (" << v << ", " << i << ", " << j << ", " << k
-                            << "): " << got.at(v, i, j, k) << " against " << want.at(v, i, j, k);
-            }
-          }
-        }
+    // The backend's own shape once more under launch bounds that cap the registers.
+    for (const bool bounded : {false, true}) {
+      if (bounded && (s.pencils != own.pencils || s.length != own.length)) {
+        continue;
       }
+      SCOPED_TRACE("shape " + std::to_string(s.pencils) + " x " + std::to_string(s.length) +
+                   (bounded ? ", launch bounds" : ""));
+      loopnest_test::fill(out, 0, false);
+      if (bounded) {
+        loopnest::sweep<Axis, loopnest::launch_bounds<256, 2>>(exec, cells, q, 2, {{nvar, 0, 1}},
+                                                               body, "test::sweep", s);
+      } else {
+        loopnest::sweep<Axis>(exec, cells, q, 2, {{nvar, 0, 1}}, body, "test::sweep", s);
+      }
+      expect_output(want, out);
     }
-    EXPECT_EQ(wrong, 0);
   }
 }
 
@@ -150,6 +169,11 @@ void check_refusals(const ExecutionSpace& exec) {
   expect_mentions(call(x{}, in, 1, {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}}, own),
                   "5 scratch arrays; at most 4");
   expect_mentions(call(x{}, in, 1, {}, {0, 4, own.team_size}), "shape has pencils = 0");
+  expect_mentions(error_of([&] {
+                    loopnest::sweep<0, loopnest::launch_bounds<1, 1>>(exec, in, q, 1, {}, body,
+                                                                      "test::sweep", {1, 4, 2});
+                  }),
+                  "shape.team_size = 2 is more than the launch bounds' 1 threads");
   const std::string big = call(x{}, in, 1, {}, {1000, 1000, own.team_size});
   expect_mentions(big, "a block of 1000 x 1000 cells needs");
   expect_mentions(big, "bytes of team scratch; the backend gives");

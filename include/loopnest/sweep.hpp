@@ -8,6 +8,7 @@
 
 #include <loopnest/box.hpp>
 #include <loopnest/detail/error.hpp>
+#include <loopnest/detail/launch_bounds.hpp>
 #include <loopnest/detail/profiling_region.hpp>
 #include <loopnest/field_set.hpp>
 #include <loopnest/grid_shape.hpp>
@@ -276,6 +277,13 @@ struct sweep_functor {
   }
 };
 
+template <class Bounds>
+struct is_bounds : std::false_type {};
+template <>
+struct is_bounds<default_bounds> : std::true_type {};
+template <unsigned MaxThreads, unsigned MinBlocksPerSM>
+struct is_bounds<launch_bounds<MaxThreads, MinBlocksPerSM>> : std::true_type {};
+
 }  // namespace Impl
 
 // Runs body(block) on one team per block of the pencils of `cells` along Axis (0: x, 1: y,
@@ -288,7 +296,11 @@ struct sweep_functor {
 // Throws std::invalid_argument, before any launch, for an Axis outside the fields' dimensions,
 // a negative halo, `cells` grown by the halo outside in's index space with ghosts, a bad array
 // or shape, or a block whose scratch or team the backend cannot give. An empty box is a no-op.
-template <int Axis, class ExecutionSpace, class T, class Layout, class Memory, class Body>
+// Bounds, launch_bounds<MaxThreads, MinBlocksPerSM>, caps the registers of a body that would
+// otherwise leave room for too few teams on a GPU (shape.team_size at most MaxThreads); under
+// default_bounds the backend sizes nothing, as for a flat range.
+template <int Axis, class Bounds = default_bounds, class ExecutionSpace, class T, class Layout,
+          class Memory, class Body>
 void sweep(const ExecutionSpace& exec, const box<3>& cells, const field_set<T, Layout, Memory>& in,
            int halo, std::initializer_list<sweep_array> arrays, const Body& body,
            const std::string& label = "loopnest::sweep",
@@ -299,7 +311,14 @@ void sweep(const ExecutionSpace& exec, const box<3>& cells, const field_set<T, L
                 "such as Kokkos::DefaultExecutionSpace().");
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Memory>::accessible,
                 "loopnest::sweep: the fields must live in memory the execution space can read.");
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  static_assert(Impl::is_bounds<Bounds>::value,
+                "loopnest::sweep: the second template argument must be loopnest::default_bounds "
+                "or loopnest::launch_bounds<MaxThreads, MinBlocksPerSM>.");
+  // After a refused Bounds, the static_assert's sentence alone: the rest compiles unbounded.
+  using bounds = std::conditional_t<Impl::is_bounds<Bounds>::value, Bounds, default_bounds>;
+  using policy_type =
+      Kokkos::TeamPolicy<ExecutionSpace, typename Impl::flat_bounds<ExecutionSpace, bounds>::type>;
+  using member_type = typename policy_type::member_type;
   using functor     = Impl::sweep_functor<ExecutionSpace, T, Body>;
   const char* where = "loopnest::sweep";
   if (Axis >= in.dims()) {
@@ -330,6 +349,13 @@ void sweep(const ExecutionSpace& exec, const box<3>& cells, const field_set<T, L
                                             ", length = " + std::to_string(shape.length) +
                                             ", team_size = " + std::to_string(shape.team_size) +
                                             " (each at least 1)");
+  }
+  if constexpr (!std::is_same<bounds, default_bounds>::value) {
+    if (shape.team_size > static_cast<int>(bounds::max_threads)) {
+      Impl::throw_invalid_argument(where, "shape.team_size = " + std::to_string(shape.team_size) +
+                                              " is more than the launch bounds' " +
+                                              std::to_string(bounds::max_threads) + " threads");
+    }
   }
   const Impl::region whole = Impl::region::of(cells);
   const Impl::region needs = whole.grown(Axis, halo, halo);
@@ -367,7 +393,7 @@ void sweep(const ExecutionSpace& exec, const box<3>& cells, const field_set<T, L
                                             " blocks, more than a league holds: take longer "
                                             "blocks (shape.length) or more pencils");
   }
-  Kokkos::TeamPolicy<ExecutionSpace> policy(exec, static_cast<int>(league), shape.team_size);
+  policy_type policy(exec, static_cast<int>(league), shape.team_size);
   const int most = policy.scratch_size_max(0);
   if (bytes > static_cast<std::size_t>(most)) {
     Impl::throw_invalid_argument(
