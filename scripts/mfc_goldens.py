@@ -20,8 +20,10 @@ a value passes if its absolute error or its relative error is at most the test's
                                           of the files the port writes; a 2D or 3D file whose
                                           columns along the last axis are all the same as '*N'
                                           and one column, a 3D file whose (y, z) slabs are all
-                                          the same as '*N' and one slab, any other file with
-                                          every value), for every test in TESTS; a golden.txt
+                                          the same as '*N' and one slab, a 3D file each of whose
+                                          slabs repeats one column as '*N' and that column for
+                                          each slab in turn, any other file with every value),
+                                          for every test in TESTS; a golden.txt
                                           of more than 400 KB is written gzip-compressed, as
                                           golden.txt.gz
   mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]...
@@ -38,8 +40,10 @@ a value passes if its absolute error or its relative error is at most the test's
 The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
 TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC);
 most 2D and 3D ones from one column per file, which golden.txt repeats to the last printed digit
-(docs/mfc.md, "MFC's regression goldens", says how that was checked); those whose columns differ
-(the 2D GRCBC flow along x) keep every value. Standard library only.
+(docs/mfc.md, "MFC's regression goldens", says how that was checked); in 3D, where the columns
+differ, one (y, z) slab repeated for every x (the GRCBC flow along y) or one column per slab (the
+GRCBC flow along x); those whose columns differ in 2D (the GRCBC flow along x) keep every value.
+Standard library only.
 """
 
 import argparse
@@ -473,6 +477,14 @@ TESTS = {
         [THREE_D, GRCBC_Y, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The same along x in 3D (of 7efdd9c8, 50 steps): the flow crosses the cuboids stacked along z,
+    # and every y sees the same flow, so that each x's (y, z) slab is one z column repeated for
+    # every y, a different column for each x.
+    "0BDC8E40": (
+        "3D -> grcbc x",
+        [THREE_D, GRCBC_X, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
@@ -604,10 +616,17 @@ def packed_values(values, column, slab=None):
     fastest: when every column along that axis (`column` values) holds the same values (0.0 and
     -0.0 alike), as in cases.py's cases whose patches vary along that axis only, '*N' and the one
     column (N columns); else, in 3D, when every (y, z) slab (`slab` values, one for every x) holds
-    the same values, as where the flow is along y only, '*N' and the one slab; else every value."""
+    the same values, as where the flow is along y only, '*N' and the one slab; else, in 3D, when
+    each slab is one column repeated for every y but the slabs differ, as where the flow is along x
+    across the stacked cuboids, '*N' and that column for each slab in turn (N columns a slab); else
+    every value."""
     for block in (column, slab):
         if block and len(values) % block == 0 and values == values[:block] * (len(values) // block):
             return [f"*{len(values) // block}"] + [str(v) for v in values[:block]]
+    if column and slab and slab % column == 0 and len(values) % slab == 0:
+        slabs = [values[i : i + slab] for i in range(0, len(values), slab)]
+        if all(s == s[:column] * (slab // column) for s in slabs):
+            return [field for s in slabs for field in [f"*{slab // column}"] + [str(v) for v in s[:column]]]
     return [str(v) for v in values]
 
 
@@ -640,10 +659,16 @@ def read_golden_text(golden_dir):
 
 
 def unpacked_values(fields):
-    """The inverse of packed_values()."""
-    if fields and fields[0].startswith("*"):
-        return [float(v) for v in fields[1:]] * int(fields[0][1:])
-    return [float(v) for v in fields]
+    """The inverse of packed_values(): plain values, or groups of '*N' and the values it repeats N
+    times, one group or several in turn."""
+    values, group, times = [], [], 1
+    for field in fields:
+        if field.startswith("*"):
+            values += group * times
+            group, times = [], int(field[1:])
+        else:
+            group.append(float(field))
+    return values + group * times
 
 
 def read_run(case_dir):
