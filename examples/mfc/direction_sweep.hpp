@@ -89,8 +89,9 @@ void five_equation_solver<T>::sweep_direction(const loopnest::box<3>& boundaries
   constexpr int halo = Order / 2 + 1;
   const loopnest::sweep_array values{sys_size(), 0, 1};
   m_profile.run(m_exec, name, bytes, [&] {
-    loopnest::sweep<D>(m_exec, boundaries, m_prim, halo, {values, values}, body,
-                       "loopnest_mfc::" + name, sweep_shape_for(halo));
+    loopnest::sweep<D, loopnest::launch_bounds<256, blocks_per_sm<T>::sweep>>(
+        m_exec, boundaries, m_prim, halo, {values, values}, body, "loopnest_mfc::" + name,
+        sweep_shape_for(halo));
   });
 }
 

@@ -418,6 +418,9 @@ struct blocks_per_sm {
   // (docs/results/h100/experiments.md). A face holds too few cells to fill the SMs, so a bound
   // of few blocks costs no occupancy; it was chosen, not tuned.
   static constexpr unsigned cbc = 2;
+  // A fused sweep (--sweep) runs WENO and the Riemann solver in one kernel, whose registers left
+  // room for two teams of 128 threads an SM: capped at 128 a thread, twice as many fit.
+  static constexpr unsigned sweep = 2;
 };
 
 // The state of a run on the device: q0 and q1 (MFC's q_cons_ts(1:2)), the right-hand side, the
