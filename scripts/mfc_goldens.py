@@ -485,6 +485,14 @@ TESTS = {
         [THREE_D, GRCBC_X, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The 2D shock tube of MFC's earlier BASE_CFG (50 steps), periodic on all four sides (the 0.125
+    # rectangle at y = 1 meets the 1.0 one at y = 0), at the only commit that holds its golden; each
+    # file is one column repeated for every x.
+    "55533234": (
+        "2D -> bc=-1",
+        [TWO_D, bc_mods(-1, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
