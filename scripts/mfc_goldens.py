@@ -487,8 +487,8 @@ TESTS = {
     ),
     # The 2D shock tube of MFC's earlier BASE_CFG (50 steps) under get_dimensions()'s other traces,
     # each golden at the only commit that holds it: periodic on all four sides (the 0.125
-    # rectangle at y = 1 meets the 1.0 one at y = 0), and WENO3. Each file is one column repeated
-    # for every x.
+    # rectangle at y = 1 meets the 1.0 one at y = 0), WENO3, and WENO5 (BASE_CFG's own order, so
+    # the 2D base case itself, 8C7AA13B's on one rank). Each file is one column repeated for every x.
     "55533234": (
         "2D -> bc=-1",
         [TWO_D, bc_mods(-1, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
@@ -498,6 +498,11 @@ TESTS = {
         "2D -> weno_order=3",
         [TWO_D, {"weno_order": 3}, {"t_step_stop": 50, "t_step_save": 50}],
         "d14d1c32defe6ec71a40eeccb733e4da577ecfff",
+    ),
+    "9EF5305B": (
+        "2D -> weno_order=5",
+        [TWO_D, {"weno_order": 5}, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
