@@ -510,6 +510,14 @@ TESTS = {
         [TWO_D, {"weno_order": 5}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The characteristic slip wall (-5) on all four sides of the 2D shock tube, of 7efdd9c8 (50
+    # steps). Unlike the 1D tests' 30 cells, the rectangle at y = 0 is 4 cells deep: the
+    # rarefaction reaches the wall, whose first cells differ from extrapolation's by up to 0.045.
+    "A6E65782": (
+        "2D -> bc=-5",
+        [TWO_D, bc_mods(-5, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
