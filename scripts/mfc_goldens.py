@@ -485,6 +485,46 @@ TESTS = {
         [THREE_D, GRCBC_X, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The 2D shock tube of MFC's earlier BASE_CFG (50 steps) under get_dimensions()'s other traces,
+    # each golden at the only commit that holds it: periodic on all four sides (the 0.125
+    # rectangle at y = 1 meets the 1.0 one at y = 0), WENO3, and WENO5 (BASE_CFG's own order, so
+    # the 2D base case itself, 8C7AA13B's on one rank). Each file is one column repeated for every x.
+    "55533234": (
+        "2D -> bc=-1",
+        [TWO_D, bc_mods(-1, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    "EA9C3FA3": (
+        "2D -> weno_order=3",
+        [TWO_D, {"weno_order": 3}, {"t_step_stop": 50, "t_step_save": 50}],
+        "d14d1c32defe6ec71a40eeccb733e4da577ecfff",
+    ),
+    "9EF5305B": (
+        "2D -> weno_order=5",
+        [TWO_D, {"weno_order": 5}, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # 9EF5305B's case with mapped WENO5, at the only commit that holds its golden.
+    "D6415F48": (
+        "2D -> weno_order=5 -> mapped_weno=T",
+        [TWO_D, {"weno_order": 5}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The characteristic slip wall (-5) on all four sides of the 2D shock tube, of 7efdd9c8 (50
+    # steps). Unlike the 1D tests' 30 cells, the rectangle at y = 0 is 4 cells deep: the
+    # rarefaction reaches the wall, whose first cells differ from extrapolation's by up to 0.045.
+    "A6E65782": (
+        "2D -> bc=-5",
+        [TWO_D, bc_mods(-5, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The supersonic outflow (-12) on all four sides, likewise: in the subsonic flow next to the y
+    # ends its first cells differ from extrapolation's by up to 0.34.
+    "BF46F657": (
+        "2D -> bc=-12",
+        [TWO_D, bc_mods(-12, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
