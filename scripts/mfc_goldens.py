@@ -532,6 +532,13 @@ TESTS = {
         [TWO_D, bc_mods(-6, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The supersonic inflow (-11) on all four sides, likewise: the faces hold their first cells at
+    # the initial state (density 1 and 0.125, energy 2.5 and 0.25 at y = 0 and y = 1).
+    "8FDEE23A": (
+        "2D -> bc=-11",
+        [TWO_D, bc_mods(-11, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
