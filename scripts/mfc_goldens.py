@@ -553,6 +553,13 @@ TESTS = {
         [TWO_D, bc_mods(-10, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
     ),
+    # The non-reflecting subsonic outflow (-8) on all four sides, likewise, of 64cb5312 (50 steps),
+    # the only version stored.
+    "5F877BC9": (
+        "2D -> bc=-8",
+        [TWO_D, bc_mods(-8, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
