@@ -525,6 +525,41 @@ TESTS = {
         [TWO_D, bc_mods(-12, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The non-reflecting buffer (-6) on all four sides, likewise (the rarefaction reaches the y
+    # ends in the 50 steps).
+    "4129A23A": (
+        "2D -> bc=-6",
+        [TWO_D, bc_mods(-6, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The supersonic inflow (-11) on all four sides, likewise: the faces hold their first cells at
+    # the initial state (density 1 and 0.125, energy 2.5 and 0.25 at y = 0 and y = 1).
+    "8FDEE23A": (
+        "2D -> bc=-11",
+        [TWO_D, bc_mods(-11, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The non-reflecting subsonic inflow (-7) on all four sides, likewise, of 61baf3d7 (50 steps),
+    # the only version stored.
+    "E84967E7": (
+        "2D -> bc=-7",
+        [TWO_D, bc_mods(-7, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    # The constant-pressure subsonic outflow (-10) on all four sides, likewise, of 61baf3d7 (50
+    # steps), the only version stored.
+    "B96AC58F": (
+        "2D -> bc=-10",
+        [TWO_D, bc_mods(-10, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    # The non-reflecting subsonic outflow (-8) on all four sides, likewise, of 64cb5312 (50 steps),
+    # the only version stored.
+    "5F877BC9": (
+        "2D -> bc=-8",
+        [TWO_D, bc_mods(-8, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
