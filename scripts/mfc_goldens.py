@@ -23,9 +23,7 @@ a value passes if its absolute error or its relative error is at most the test's
                                           the same as '*N' and one slab, a 3D file each of whose
                                           slabs repeats one column as '*N' and that column for
                                           each slab in turn, any other file with every value),
-                                          for every test in TESTS; a golden.txt
-                                          of more than 400 KB is written gzip-compressed, as
-                                          golden.txt.gz
+                                          for every test in TESTS
   mfc_goldens.py check --tool EXE --work DIR [--tolerance TOL] [--tool-arg=ARG]...
                        [--launcher=WORD]... GOLDEN_DIR
                                           runs EXE on GOLDEN_DIR/case.json in DIR (with each ARG
@@ -33,9 +31,9 @@ a value passes if its absolute error or its relative error is at most the test's
                                           WORDs make, e.g. --launcher=mpiexec --launcher=-n
                                           --launcher=2 for the '2 MPI Ranks' tests) and compares
                                           every value of its D/ files, each rank's, with
-                                          GOLDEN_DIR/golden.txt (or golden.txt.gz, read as
-                                          golden.txt) as MFC does (within TOL, MFC's 1e-12 by
-                                          default); exit status 1 on a mismatch
+                                          GOLDEN_DIR/golden.txt as MFC does (within TOL, MFC's
+                                          1e-12 by default); exit status 1 on a mismatch, 2
+                                          when the golden cannot be read
 
 The goldens in tests/mfc/goldens/ were reduced from MFC's tests/<UUID>/golden.txt at the commit
 TESTS names per test, with BASE_CFG of toolchain/mfc/test/case.py at BASE_COMMIT (MFlowCode/MFC);
@@ -49,7 +47,6 @@ Standard library only.
 import argparse
 import ast
 import binascii
-import gzip
 import hashlib
 import json
 import math
@@ -61,9 +58,6 @@ import sys
 
 # toolchain/mfc/test/case.py, TestCase.compute_tolerance(): the default, double precision.
 TOLERANCE = 1e-12
-
-# A golden.txt longer than this (characters) is stored gzip-compressed, as golden.txt.gz.
-GZIP_ABOVE = 400_000
 
 BASE_COMMIT = "019449279f8a60b508d0629c9ce585cda8117a63"
 
@@ -682,8 +676,9 @@ def reduce(mfc_dir, out_dir):
             f.write("\n")
         lines = [f"# MFC tests/{uuid}/golden.txt at {commit}: {trace}\n"]
         lines += [" ".join([name] + packed_values(kept[name], column, slab)) + "\n" for name in sorted(kept)]
-        stored = write_golden(os.path.join(out_dir, uuid), "".join(lines))
-        print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files in {stored}")
+        with open(os.path.join(out_dir, uuid, "golden.txt"), "w", encoding="utf-8") as f:
+            f.write("".join(lines))
+        print(f"{uuid} {trace}: kept {len(kept)} of {len(golden)} files")
 
 
 def packed_values(values, column, slab=None):
@@ -703,34 +698,6 @@ def packed_values(values, column, slab=None):
         if all(s == s[:column] * (slab // column) for s in slabs):
             return [field for s in slabs for field in [f"*{slab // column}"] + [str(v) for v in s[:column]]]
     return [str(v) for v in values]
-
-
-def write_golden(golden_dir, text):
-    """golden.txt, or golden.txt.gz when the text is longer than GZIP_ABOVE characters (compressed
-    without a time stamp, so that the same text gives the same bytes); the other one is removed."""
-    plain, compressed = os.path.join(golden_dir, "golden.txt"), os.path.join(golden_dir, "golden.txt.gz")
-    path, stale = (compressed, plain) if len(text) > GZIP_ABOVE else (plain, compressed)
-    if path == compressed:
-        with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
-            f.write(text.encode("utf-8"))
-    else:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    if os.path.exists(stale):
-        os.remove(stale)
-    return os.path.basename(path)
-
-
-def read_golden_text(golden_dir):
-    """GOLDEN_DIR/golden.txt, or golden.txt.gz decompressed; one of them, not both."""
-    plain, compressed = os.path.join(golden_dir, "golden.txt"), os.path.join(golden_dir, "golden.txt.gz")
-    if os.path.exists(plain) and os.path.exists(compressed):
-        raise ValueError(f"{golden_dir} has both golden.txt and golden.txt.gz")
-    if os.path.exists(compressed):
-        with gzip.open(compressed, "rt", encoding="utf-8") as f:
-            return f.read()
-    with open(plain, encoding="utf-8") as f:
-        return f.read()
 
 
 def unpacked_values(fields):
@@ -763,8 +730,9 @@ def read_run(case_dir):
 def check(tool, work, golden_dir, tolerance=TOLERANCE, tool_args=(), launcher=()):
     golden = {}
     try:
-        text = read_golden_text(golden_dir)
-    except (OSError, ValueError) as error:
+        with open(os.path.join(golden_dir, "golden.txt"), encoding="utf-8") as f:
+            text = f.read()
+    except OSError as error:
         print(f"mfc_goldens.py check: {error}", file=sys.stderr)
         return 2
     lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
