@@ -121,4 +121,24 @@ TYPED_TEST(automatic_rule, flat_for_a_body_under_launch_bounds_of_its_own) {
   }
 }
 
+// A library kernel's bounds for its variable loop (flux_difference's, which keep loads in flight)
+// say nothing of a long body: automatic runs it as under default_bounds, collapse3 wherever the
+// box fills the device.
+TYPED_TEST(automatic_rule, collapse3_for_a_kernel_s_own_variable_loop_bounds) {
+  const TypeParam exec;
+  using loopnest::schedule_kind;
+  using kernel =
+      loopnest::Impl::or_bounds_t<loopnest::automatic,
+                                  loopnest::Impl::var_loop_bounds<loopnest::launch_bounds<256, 4>>>;
+  static_assert(!std::is_same<kernel::bounds, loopnest::default_bounds>::value);
+  static_assert(!loopnest::Impl::automatic_may_run_flat_v<kernel>);
+  const std::int64_t below = loopnest::automatic_collapse4_below(exec);
+  for (const std::int64_t cells : {below, 4 * below + 3}) {
+    EXPECT_EQ(loopnest::automatic_choice<kernel>(exec, cells), schedule_kind::collapse3) << cells;
+  }
+  if (below > 0) {
+    EXPECT_EQ(loopnest::automatic_choice<kernel>(exec, below - 1), schedule_kind::collapse4);
+  }
+}
+
 }  // namespace

@@ -182,17 +182,21 @@ std::int64_t automatic_collapse4_below(const ExecutionSpace& exec) {
 // Above that threshold, a schedule with launch bounds of its own (a body the caller says needs
 // more registers than loopnest's default: long, bound by its instructions) runs flat, which packs
 // the cells into warps with no lane idle at a row's end and no MDRange index arithmetic; a copy-
-// like body under default_bounds, bound by memory, runs collapse3, whose rows keep warps on
-// lines. Each is the faster there on the H200: flat over MFC's right-hand side, whose long loops
+// like body, bound by memory, runs collapse3, whose rows keep warps on lines. That includes a
+// library kernel's own bounds for its variable loop (var_loop_bounds, which keep loads in flight,
+// not a long body). Each is the faster there: flat over MFC's right-hand side, whose long loops
 // have bounds of their own, collapse3 (or within 2%) over the field kernels (docs/design.md).
 // Deterministic: nothing is timed.
 namespace Impl {
-// Whether automatic_choice<Schedule> ever picks flat: Schedule is automatic under launch bounds of
-// its own.
+// Whether automatic_choice<Schedule> ever picks flat: Schedule is automatic under launch bounds
+// the caller gave it.
+template <class Bounds>
+struct is_caller_bounds : std::false_type {};
+template <unsigned MaxThreads, unsigned MinBlocksPerSM>
+struct is_caller_bounds<launch_bounds<MaxThreads, MinBlocksPerSM>> : std::true_type {};
 template <class Schedule>
 inline constexpr bool automatic_may_run_flat_v =
-    Schedule::kind == schedule_kind::automatic &&
-    !std::is_same<typename Schedule::bounds, default_bounds>::value;
+    Schedule::kind == schedule_kind::automatic&& is_caller_bounds<typename Schedule::bounds>::value;
 }  // namespace Impl
 
 template <class Schedule = automatic, class ExecutionSpace>
@@ -203,8 +207,8 @@ schedule_kind automatic_choice(const ExecutionSpace& exec, std::int64_t cells) {
   if (cells < automatic_collapse4_below(exec)) {
     return schedule_kind::collapse4;
   }
-  return std::is_same<typename Schedule::bounds, default_bounds>::value ? schedule_kind::collapse3
-                                                                        : schedule_kind::flat;
+  return Impl::is_caller_bounds<typename Schedule::bounds>::value ? schedule_kind::flat
+                                                                  : schedule_kind::collapse3;
 }
 
 }  // namespace loopnest
