@@ -149,13 +149,6 @@ struct tile_fold {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int bj, int bk, int v) const { fold(i, bj, bk, v); }
 };
 
-// The loads fold_strided issues before their joins: up to 256 bytes of values a work item, so
-// that a level of float or double values waits one or two round trips to memory, not eight.
-template <class Value>
-inline constexpr int fold_chunk = sizeof(Value) <= 4   ? 64
-                                  : sizeof(Value) <= 8 ? 32
-                                                       : 8;
-
 // Folds values s, s + stride, s + 2 stride, ... below n of in, in order, into acc. The loads of
 // a chunk are issued before its joins: one by one, each join waited a round trip to memory for
 // its own load, which made a level of the fold cost fold_group round trips.
@@ -163,7 +156,7 @@ template <class Reducer, class Values>
 KOKKOS_INLINE_FUNCTION void fold_strided(const Reducer& reducer, const Values& in, std::int64_t n,
                                          std::int64_t s, std::int64_t stride,
                                          typename Reducer::value_type& acc) {
-  constexpr int chunk = fold_chunk<typename Reducer::value_type>;
+  constexpr int chunk = 8;
   std::int64_t t      = s;
   for (; t + (chunk - 1) * stride < n; t += chunk * stride) {
     typename Reducer::value_type loaded[chunk];
