@@ -554,6 +554,21 @@ TESTS = {
         [TWO_D, bc_mods(-8, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "64cb53121862c08dcb0ce4ecae48e48b082ee810",
     ),
+    # Extrapolation (-3) on all four sides, get_dimensions()'s own: 9EF5305B's case under
+    # alter_bcs()'s trace, of 7efdd9c8 (50 steps), the only version stored.
+    "D972BA0F": (
+        "2D -> bc=-3",
+        [TWO_D, bc_mods(-3, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The force-free subsonic outflow (-9) on all four sides, of bb510ae3 (50 steps), the only
+    # version stored; at rest next to the walls its L is the slip wall's (A6E65782's values). Its
+    # golden is of the older format (each value after its coordinates), which reduce does not drop.
+    "16C03D8E": (
+        "2D -> bc=-9",
+        [TWO_D, bc_mods(-9, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
+        "bb510ae3f7f3ff3ba042bfbd59f0356825459d8c",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
