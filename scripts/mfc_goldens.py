@@ -554,6 +554,14 @@ TESTS = {
         [TWO_D, bc_mods(-8, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "64cb53121862c08dcb0ce4ecae48e48b082ee810",
     ),
+    # 7374E266's trace with HLLC (9EF5305B's case with mixture_err, which never acts here), of MFC's
+    # earlier BASE_CFG (50 steps), at c418fe79, the only version stored; that golden is of the older
+    # format, each value after its coordinates (as 2AB32975's).
+    "3B414AF0": (
+        "2D -> 1 Fluid(s) -> riemann_solver=2 -> mixture_err",
+        [TWO_D, {"num_fluids": 1}, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "c418fe79caf03d9edf415679dcb14f1d5183f376",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
