@@ -562,6 +562,14 @@ TESTS = {
         [TWO_D, {"num_fluids": 1}, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "c418fe79caf03d9edf415679dcb14f1d5183f376",
     ),
+    # 16FBF4C8's trace with HLLC (3A8359F6's in 2D), of MFC's earlier BASE_CFG (50 steps), at
+    # 98f9b3d2, the only version stored; the volume fractions stay within [0, 1], so mixture_err never
+    # acts.
+    "5781A4C2": (
+        "2D -> 2 Fluid(s) -> riemann_solver=2 -> mixture_err",
+        [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "98f9b3d2cdca6d0efe296189d5fdd8fd569aae77",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
