@@ -569,6 +569,22 @@ TESTS = {
         [TWO_D, bc_mods(-9, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "bb510ae3f7f3ff3ba042bfbd59f0356825459d8c",
     ),
+    # 7374E266's trace with HLLC (9EF5305B's case with mixture_err, which never acts here), of MFC's
+    # earlier BASE_CFG (50 steps), at c418fe79, the only version stored; that golden is of the older
+    # format, each value after its coordinates (as 2AB32975's).
+    "3B414AF0": (
+        "2D -> 1 Fluid(s) -> riemann_solver=2 -> mixture_err",
+        [TWO_D, {"num_fluids": 1}, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "c418fe79caf03d9edf415679dcb14f1d5183f376",
+    ),
+    # 16FBF4C8's trace with HLLC (3A8359F6's in 2D), of MFC's earlier BASE_CFG (50 steps), at
+    # 98f9b3d2, the only version stored; the volume fractions stay within [0, 1], so mixture_err never
+    # acts.
+    "5781A4C2": (
+        "2D -> 2 Fluid(s) -> riemann_solver=2 -> mixture_err",
+        [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "98f9b3d2cdca6d0efe296189d5fdd8fd569aae77",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
