@@ -554,6 +554,14 @@ TESTS = {
         [TWO_D, bc_mods(-8, "xy"), {"t_step_stop": 50, "t_step_save": 50}],
         "64cb53121862c08dcb0ce4ecae48e48b082ee810",
     ),
+    # The 3D shock tube of MFC's earlier BASE_CFG (50 steps) under get_dimensions()'s traces, each
+    # golden at the only commit that holds it: WENO5 (BASE_CFG's own order, so the 3D base case
+    # itself on one rank). Each file is one column repeated for every (x, y).
+    "35231DF8": (
+        "3D -> weno_order=5",
+        [THREE_D, {"weno_order": 5}, {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
