@@ -568,6 +568,12 @@ TESTS = {
         [THREE_D, {"weno_order": 5}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The same with mapped WENO3, at the only commit that holds its golden.
+    "EFDCFF72": (
+        "3D -> weno_order=3 -> mapped_weno=T",
+        [THREE_D, {"weno_order": 3}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
