@@ -574,6 +574,13 @@ TESTS = {
         [THREE_D, {"weno_order": 3}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "64cb53121862c08dcb0ce4ecae48e48b082ee810",
     ),
+    # 35231DF8's case with reflective walls on all six sides, of 39c5fc13 (50 steps), the only
+    # version stored: the walls at z = 0 and z = 1 reflect the rarefaction and the shock.
+    "09DAFEBA": (
+        "3D -> bc=-2",
+        [THREE_D, bc_mods(-2, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "39c5fc138efb067583457013a57144e0dbe4f6bd",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
