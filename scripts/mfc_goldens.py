@@ -588,6 +588,15 @@ TESTS = {
         [THREE_D, bc_mods(-3, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
         "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
     ),
+    # The characteristic boundaries on all six sides of the 3D shock tube, of MFC's earlier BASE_CFG
+    # (50 steps), each at the only commit that holds its golden: the force-free subsonic outflow
+    # (-9); the cuboid at z = 0 is 3 cells deep, and the faces at z = 0 and z = 1 act within the 50
+    # steps.
+    "C93BE9B5": (
+        "3D -> bc=-9",
+        [THREE_D, bc_mods(-9, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
