@@ -597,6 +597,12 @@ TESTS = {
         [THREE_D, bc_mods(-9, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The non-reflecting subsonic inflow (-7), likewise.
+    "730DFD6D": (
+        "3D -> bc=-7",
+        [THREE_D, bc_mods(-7, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
