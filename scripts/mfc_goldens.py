@@ -603,6 +603,12 @@ TESTS = {
         [THREE_D, bc_mods(-7, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
         "7efdd9c8f5ae2dc46116df96143ef50059607648",
     ),
+    # The constant-pressure subsonic outflow (-10), likewise, of 61baf3d7.
+    "D0045756": (
+        "3D -> bc=-10",
+        [THREE_D, bc_mods(-10, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
