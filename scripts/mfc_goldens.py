@@ -585,6 +585,67 @@ TESTS = {
         [TWO_D, {"num_fluids": 2}, TWO_FLUIDS, {"riemann_solver": 2}, {"mixture_err": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
         "98f9b3d2cdca6d0efe296189d5fdd8fd569aae77",
     ),
+    # The 3D shock tube of MFC's earlier BASE_CFG (50 steps) under get_dimensions()'s traces, each
+    # golden at the only commit that holds it: WENO5 (BASE_CFG's own order, so the 3D base case
+    # itself on one rank). Each file is one column repeated for every (x, y).
+    "35231DF8": (
+        "3D -> weno_order=5",
+        [THREE_D, {"weno_order": 5}, {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
+    # 35231DF8's case with mapped WENO5, at the only commit that holds its golden.
+    "04E1CB26": (
+        "3D -> weno_order=5 -> mapped_weno=T",
+        [THREE_D, {"weno_order": 5}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The same with mapped WENO3, at the only commit that holds its golden.
+    "EFDCFF72": (
+        "3D -> weno_order=3 -> mapped_weno=T",
+        [THREE_D, {"weno_order": 3}, {"mapped_weno": "T"}, {"t_step_stop": 50, "t_step_save": 50}],
+        "64cb53121862c08dcb0ce4ecae48e48b082ee810",
+    ),
+    # 35231DF8's case with reflective walls on all six sides, of 39c5fc13 (50 steps), the only
+    # version stored: the walls at z = 0 and z = 1 reflect the rarefaction and the shock.
+    "09DAFEBA": (
+        "3D -> bc=-2",
+        [THREE_D, bc_mods(-2, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "39c5fc138efb067583457013a57144e0dbe4f6bd",
+    ),
+    # 35231DF8's case under the trace of extrapolation (bc=-3 is get_dimensions()'s own), of
+    # 61baf3d7, the only version stored.
+    "6B4B738B": (
+        "3D -> bc=-3",
+        [THREE_D, bc_mods(-3, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    # The characteristic boundaries on all six sides of the 3D shock tube, of MFC's earlier BASE_CFG
+    # (50 steps), each at the only commit that holds its golden: the force-free subsonic outflow
+    # (-9); the cuboid at z = 0 is 3 cells deep, and the faces at z = 0 and z = 1 act within the 50
+    # steps.
+    "C93BE9B5": (
+        "3D -> bc=-9",
+        [THREE_D, bc_mods(-9, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The non-reflecting subsonic inflow (-7), likewise.
+    "730DFD6D": (
+        "3D -> bc=-7",
+        [THREE_D, bc_mods(-7, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "7efdd9c8f5ae2dc46116df96143ef50059607648",
+    ),
+    # The constant-pressure subsonic outflow (-10), likewise, of 61baf3d7.
+    "D0045756": (
+        "3D -> bc=-10",
+        [THREE_D, bc_mods(-10, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    # The non-reflecting subsonic outflow (-8), likewise, of 39c5fc13.
+    "ABAC3AE3": (
+        "3D -> bc=-8",
+        [THREE_D, bc_mods(-8, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "39c5fc138efb067583457013a57144e0dbe4f6bd",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
