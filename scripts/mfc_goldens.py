@@ -621,6 +621,12 @@ TESTS = {
         [THREE_D, bc_mods(-11, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
         "39c5fc138efb067583457013a57144e0dbe4f6bd",
     ),
+    # The supersonic outflow (-12), likewise, of 61baf3d7.
+    "61FFF3D3": (
+        "3D -> bc=-12",
+        [THREE_D, bc_mods(-12, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
