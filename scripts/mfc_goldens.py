@@ -646,6 +646,30 @@ TESTS = {
         [THREE_D, bc_mods(-8, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
         "39c5fc138efb067583457013a57144e0dbe4f6bd",
     ),
+    # The supersonic inflow (-11), likewise, of 39c5fc13.
+    "557FF170": (
+        "3D -> bc=-11",
+        [THREE_D, bc_mods(-11, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "39c5fc138efb067583457013a57144e0dbe4f6bd",
+    ),
+    # The supersonic outflow (-12), likewise, of 61baf3d7.
+    "61FFF3D3": (
+        "3D -> bc=-12",
+        [THREE_D, bc_mods(-12, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "61baf3d71b6a62c75f8eee16be7f307dbd36af69",
+    ),
+    # The characteristic slip wall (-5), likewise, of 767074f4 (the older format with coordinates).
+    "E09A12D9": (
+        "3D -> bc=-5",
+        [THREE_D, bc_mods(-5, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "767074f495381a0b5c73543df62f1a21fcbb586e",
+    ),
+    # The non-reflecting buffer (-6), likewise, of bb510ae3 (the older format with coordinates).
+    "5010B814": (
+        "3D -> bc=-6",
+        [THREE_D, bc_mods(-6, "xyz"), {"t_step_stop": 50, "t_step_save": 50}],
+        "bb510ae3f7f3ff3ba042bfbd59f0356825459d8c",
+    ),
     # cases.py's alter_ppn(): the base case on 2 ranks (ppn = 2; 3D on 30 x 30 x 50 cells), each rank
     # writing its own D/ files (cons.<v>.<rank>.<step>.dat), of MFC's earlier BASE_CFG (50 steps).
     "0FCCE9F1": (
