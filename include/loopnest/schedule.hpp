@@ -188,15 +188,18 @@ std::int64_t automatic_collapse4_below(const ExecutionSpace& exec) {
 // have bounds of their own, collapse3 (or within 2%) over the field kernels (docs/design.md).
 // Deterministic: nothing is timed.
 namespace Impl {
-// Whether automatic_choice<Schedule> ever picks flat: Schedule is automatic under launch bounds
-// the caller gave it.
+// Whether Bounds are launch bounds the caller gave a schedule, not default_bounds nor a kernel's
+// var_loop_bounds.
 template <class Bounds>
 struct is_caller_bounds : std::false_type {};
 template <unsigned MaxThreads, unsigned MinBlocksPerSM>
 struct is_caller_bounds<launch_bounds<MaxThreads, MinBlocksPerSM>> : std::true_type {};
+
+// Whether automatic_choice<Schedule> ever picks flat: Schedule is automatic under launch bounds
+// the caller gave it.
 template <class Schedule>
-inline constexpr bool automatic_may_run_flat_v =
-    Schedule::kind == schedule_kind::automatic&& is_caller_bounds<typename Schedule::bounds>::value;
+inline constexpr bool automatic_may_run_flat_v = (Schedule::kind == schedule_kind::automatic) &&
+                                                 is_caller_bounds<typename Schedule::bounds>::value;
 }  // namespace Impl
 
 template <class Schedule = automatic, class ExecutionSpace>
