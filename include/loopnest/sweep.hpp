@@ -13,6 +13,7 @@
 #include <loopnest/field_set.hpp>
 #include <loopnest/grid_shape.hpp>
 #include <loopnest/kokkos_compat.hpp>
+#include <loopnest/schedule.hpp>
 
 #include <cstddef>
 #include <initializer_list>
@@ -278,11 +279,8 @@ struct sweep_functor {
 };
 
 template <class Bounds>
-struct is_bounds : std::false_type {};
-template <>
-struct is_bounds<default_bounds> : std::true_type {};
-template <unsigned MaxThreads, unsigned MinBlocksPerSM>
-struct is_bounds<launch_bounds<MaxThreads, MinBlocksPerSM>> : std::true_type {};
+struct is_bounds : std::bool_constant<std::is_same<Bounds, default_bounds>::value ||
+                                      is_caller_bounds<Bounds>::value> {};
 
 }  // namespace Impl
 
