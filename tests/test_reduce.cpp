@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -198,8 +199,9 @@ TEST(reduce, a_sum_with_a_fold_level_is_the_documented_order_under_every_schedul
   expect_documented_cell_var_sums<left_schedules>(random_field(4200, 7, 9, 4, 4321), b, 4);
 }
 
-// The fold of values on the device with a group of Group and Width slices, for each count.
-template <int Group, int Width>
+// The fold of values on the device with a group of Group and Width slices (in team scratch up
+// to ScratchBytes), for each count.
+template <int Group, int Width, std::size_t ScratchBytes>
 std::vector<double> device_folds(const std::vector<std::size_t>& counts, unsigned seed,
                                  std::vector<std::vector<double>>& inputs) {
   using values_view = Kokkos::View<double*, space>;
@@ -218,18 +220,18 @@ std::vector<double> device_folds(const std::vector<std::size_t>& counts, unsigne
     Kokkos::deep_copy(partials, Kokkos::View<const double*, Kokkos::HostSpace>(values.data(), n));
     Kokkos::deep_copy(result, std::nan(""));
     double sum = std::nan("");
-    loopnest::Impl::fold_partials<Group, Width>(space(), Kokkos::Sum<double>(sum), partials, slices,
-                                                result, "loopnest::test_reduce::fold");
+    loopnest::Impl::fold_partials<Group, Width, ScratchBytes>(
+        space(), Kokkos::Sum<double>(sum), partials, slices, result, "loopnest::test_reduce::fold");
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), result);
     results.push_back(host());
   }
   return results;
 }
 
-template <int Group, int Width>
+template <int Group, int Width, std::size_t ScratchBytes = loopnest::Impl::fold_scratch_bytes>
 void expect_documented_folds(const std::vector<std::size_t>& counts, unsigned seed) {
   std::vector<std::vector<double>> inputs;
-  const std::vector<double> got = device_folds<Group, Width>(counts, seed, inputs);
+  const std::vector<double> got = device_folds<Group, Width, ScratchBytes>(counts, seed, inputs);
   for (std::size_t c = 0; c < counts.size(); ++c) {
     const double expected = ordered_fold(inputs[c], Group, Width);
     EXPECT_TRUE(same_bits(got[c], expected))
@@ -244,10 +246,15 @@ TEST(reduce, the_fold_of_partials_is_the_documented_levels_and_tree) {
   expect_documented_folds<4, 8>({0, 1, 7, 32, 33, 128, 129, 1000}, 2024);
 }
 
-// A group of 12 and 8 slices: a work item folds a whole chunk of loads and a remainder, in
+// A group of 43 and 8 slices: a work item folds a chunk of 32 loads, one of 8 and 3 more, in
 // levels and in the slices of the last.
 TEST(reduce, the_fold_of_partials_keeps_its_order_across_the_chunks_of_loads) {
-  expect_documented_folds<12, 8>({8, 15, 64, 95, 96, 97, 1000, 1153}, 2025);
+  expect_documented_folds<43, 8>({8, 33, 41, 256, 343, 344, 345, 5000, 15000}, 2025);
+}
+
+// The last level's slices in a View, as a value type too large for team scratch has them.
+TEST(reduce, the_fold_of_partials_is_the_same_with_its_slices_in_memory) {
+  expect_documented_folds<4, 8, 0>({0, 1, 7, 32, 33, 128, 129, 1000}, 2026);
 }
 
 TEST(reduce, a_2d_sum_is_the_same_under_every_schedule_and_near_the_exact_sum) {

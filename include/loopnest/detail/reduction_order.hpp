@@ -15,6 +15,7 @@
 #include <loopnest/box.hpp>
 #include <loopnest/kokkos_compat.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -149,35 +150,77 @@ struct tile_fold {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int bj, int bk, int v) const { fold(i, bj, bk, v); }
 };
 
-// Folds values s, s + stride, s + 2 stride, ... below n of in, in order, into acc. The loads of
-// a chunk are issued before its joins: one by one, each join waited a round trip to memory for
-// its own load, which made a level of the fold cost fold_group round trips.
-template <class Reducer, class Values>
-KOKKOS_INLINE_FUNCTION void fold_strided(const Reducer& reducer, const Values& in, std::int64_t n,
-                                         std::int64_t s, std::int64_t stride,
-                                         typename Reducer::value_type& acc) {
-  constexpr int chunk = 8;
-  std::int64_t t      = s;
-  for (; t + (chunk - 1) * stride < n; t += chunk * stride) {
-    typename Reducer::value_type loaded[chunk];
-    for (int u = 0; u < chunk; ++u) {
+// Folds the values t, t + stride, ... of in, Chunk at a time while a whole chunk lies below n,
+// into acc in order, and returns the first value not folded. A chunk's loads are issued before its
+// joins: one by one, each join waited a round trip to memory for its own load.
+template <int Chunk, class Reducer, class Values>
+KOKKOS_INLINE_FUNCTION std::int64_t fold_chunks(const Reducer& reducer, const Values& in,
+                                                std::int64_t n, std::int64_t t, std::int64_t stride,
+                                                typename Reducer::value_type& acc) {
+  for (; t + (Chunk - 1) * stride < n; t += Chunk * stride) {
+    typename Reducer::value_type loaded[Chunk];
+    for (int u = 0; u < Chunk; ++u) {
       loaded[u] = in(t + u * stride);
     }
     for (const auto& value : loaded) {
       reducer.join(acc, value);
     }
   }
+  return t;
+}
+
+// Folds values s, s + stride, s + 2 stride, ... below n of in, in order, into acc: 32 loads in
+// flight at a time for values of up to 8 bytes (a level of 64 in two round trips, a last-level
+// slice of 32 in one), then 8, then one by one.
+template <class Reducer, class Values>
+KOKKOS_INLINE_FUNCTION void fold_strided(const Reducer& reducer, const Values& in, std::int64_t n,
+                                         std::int64_t s, std::int64_t stride,
+                                         typename Reducer::value_type& acc) {
+  std::int64_t t = s;
+  if constexpr (sizeof(typename Reducer::value_type) <= 8) {
+    t = fold_chunks<32>(reducer, in, n, t, stride, acc);
+  }
+  t = fold_chunks<8>(reducer, in, n, t, stride, acc);
   for (; t < n; t += stride) {
     reducer.join(acc, in(t));
   }
 }
 
+// The last level's Width slices of n values, joined pairwise into result() by one team, in
+// slices: team scratch or a View of Width values.
+template <int Width, class Member, class Reducer, class Values, class Slices, class Result>
+KOKKOS_INLINE_FUNCTION void fold_last(const Member& team, const Reducer& reducer, const Values& in,
+                                      std::int64_t n, const Slices& slices, const Result& result) {
+  const int rank = team.team_rank(), size = team.team_size();
+  for (int s = rank; s < Width; s += size) {
+    typename Reducer::value_type acc;
+    reducer.init(acc);
+    fold_strided(reducer, in, n, s, Width, acc);
+    slices(s) = acc;
+  }
+  team.team_barrier();
+  for (int stride = 1; stride < Width; stride *= 2) {
+    for (int s = rank * 2 * stride; s < Width; s += size * 2 * stride) {
+      reducer.join(slices(s), slices(s + stride));
+    }
+    team.team_barrier();
+  }
+  if (rank == 0) {
+    result() = slices(0);
+  }
+}
+
+// The most bytes of slices the last level keeps in team scratch, where its pairwise joins wait on
+// no memory round trip; larger value types join in a View.
+inline constexpr std::size_t fold_scratch_bytes = 32768;
+
 // The partials folded into result() in the levels of the order above. A level folds in place:
 // value s of the next level is written by the work item that alone reads value s of this one.
 // The last level, one team, folds into slices (Width values) and joins them pairwise. Group and
-// Width are the order's fold_group and fold_width; the tests choose smaller ones to reach
-// several levels.
-template <int Group = fold_group, int Width = fold_width, class ExecutionSpace, class Reducer,
+// Width are the order's fold_group and fold_width, ScratchBytes fold_scratch_bytes; the tests
+// choose smaller ones to reach several levels and both homes of the slices.
+template <int Group = fold_group, int Width = fold_width,
+          std::size_t ScratchBytes = fold_scratch_bytes, class ExecutionSpace, class Reducer,
           class Memory, class ResultMemory>
 void fold_partials(const ExecutionSpace& exec, const Reducer& reducer,
                    const Kokkos::View<typename Reducer::value_type*, Memory>& partials,
@@ -202,31 +245,26 @@ void fold_partials(const ExecutionSpace& exec, const Reducer& reducer,
         });
     n = m;
   }
-  using member    = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  const auto last = KOKKOS_LAMBDA(const member& team) {
-    const int rank = team.team_rank(), size = team.team_size();
-    for (int s = rank; s < Width; s += size) {
-      value_type acc;
-      reducer.init(acc);
-      fold_strided(reducer, in, n, s, Width, acc);
-      slices(s) = acc;
-    }
-    team.team_barrier();
-    for (int stride = 1; stride < Width; stride *= 2) {
-      for (int s = rank * 2 * stride; s < Width; s += size * 2 * stride) {
-        reducer.join(slices(s), slices(s + stride));
-      }
-      team.team_barrier();
-    }
-    if (rank == 0) {
-      result() = slices(0);
-    }
-  };
+  using policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using member = typename policy::member_type;
   // As many threads as the backend gives one team: the last level's loads are in flight together.
-  const int team_size =
-      Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, 1).team_size_max(last, Kokkos::ParallelForTag());
-  Kokkos::parallel_for(label + "::last", Kokkos::TeamPolicy<ExecutionSpace>(exec, 1, team_size),
-                       last);
+  if constexpr (Width * sizeof(value_type) <= ScratchBytes) {
+    using scratch_view = Kokkos::View<value_type*, typename ExecutionSpace::scratch_memory_space,
+                                      Kokkos::MemoryUnmanaged>;
+    const auto last    = KOKKOS_LAMBDA(const member& team) {
+         fold_last<Width>(team, reducer, in, n, scratch_view(team.team_scratch(0), Width), result);
+    };
+    const auto bytes = Kokkos::PerTeam(scratch_view::shmem_size(Width));
+    const int size =
+        policy(exec, 1, 1).set_scratch_size(0, bytes).team_size_max(last, Kokkos::ParallelForTag());
+    Kokkos::parallel_for(label + "::last", policy(exec, 1, size).set_scratch_size(0, bytes), last);
+  } else {
+    const auto last = KOKKOS_LAMBDA(const member& team) {
+      fold_last<Width>(team, reducer, in, n, slices, result);
+    };
+    const int size = policy(exec, 1, 1).team_size_max(last, Kokkos::ParallelForTag());
+    Kokkos::parallel_for(label + "::last", policy(exec, 1, size), last);
+  }
 }
 
 }  // namespace loopnest::Impl
